@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* Chain spec: the parsed form of a chains/*.yaml file, and its parser.
+/* Chain spec: the parsed form of a chains/NAME.yaml file, and its parser.
  *
  * The parser is pure (text in, struct or one error line out, no I/O);
  * calvin_spec_load() adds the file read. Every error names
@@ -18,8 +18,19 @@
 #define CALVIN_MAX_VNFS 8
 #define CALVIN_ERR_MAX 512
 
+/* What a VNF does. Kernel-space kinds are XDP programs (kernel/KIND.bpf.c),
+ * user-space kinds are transforms of calvin-vnf (userspace/vnf/). forward
+ * exists in both spaces; the others in one only (see calvin_kind_space()). */
 enum calvin_vnf_kind {
-	CALVIN_VNF_FORWARD,
+	CALVIN_VNF_FORWARD, /* elementary: MAC rewrite + redirect */
+	CALVIN_VNF_ACL, /* basic, kernel: ordered allow/deny rules */
+	CALVIN_VNF_ROUTER, /* basic, kernel: longest-prefix match, TTL */
+	CALVIN_VNF_RATELIMIT, /* basic, kernel: token bucket */
+	CALVIN_VNF_IMPAIR, /* basic, kernel: loss and duplication, for experiments */
+	CALVIN_VNF_NC_ENCODE, /* advanced, user: RLNC encoder */
+	CALVIN_VNF_NC_DECODE, /* advanced, user: RLNC decoder */
+	CALVIN_VNF_ENCRYPT, /* advanced, user: AEAD encapsulation */
+	CALVIN_VNF_DECRYPT, /* advanced, user: AEAD decapsulation */
 };
 
 enum calvin_space {
@@ -58,12 +69,146 @@ struct calvin_pos {
 	int col; /* 1-based */
 };
 
+/* An IPv4 or IPv6 prefix; family 0 with len 0 matches any address. */
+struct calvin_prefix {
+	uint8_t family; /* AF_INET, AF_INET6, or 0 = any */
+	uint8_t len; /* prefix length in bits */
+	uint8_t addr[16]; /* network byte order; IPv4 in the first 4 bytes */
+};
+
+/* Inclusive port range; 0-65535 matches any port. */
+struct calvin_port_range {
+	uint16_t lo, hi;
+};
+
+#define CALVIN_ACL_MAX_RULES 64
+#define CALVIN_ROUTER_MAX_ROUTES 256
+
+enum calvin_acl_action {
+	CALVIN_ACL_ALLOW,
+	CALVIN_ACL_DENY,
+};
+
+/* acl: the first rule that matches decides; no match: default_action.
+ * YAML: default: allow|deny; rules: [{action, proto: any|tcp|udp|icmp|icmpv6|N,
+ * src: CIDR|any, dst: CIDR|any, sport: N|N-M, dport: N|N-M}] */
+struct calvin_acl_rule {
+	enum calvin_acl_action action;
+	uint8_t proto; /* IPPROTO_*, 0 = any */
+	struct calvin_prefix src, dst;
+	struct calvin_port_range sport, dport; /* only for tcp/udp rules */
+	struct calvin_pos pos;
+};
+
+struct calvin_acl_spec {
+	enum calvin_acl_action default_action; /* default allow */
+	unsigned int nr_rules;
+	struct calvin_acl_rule rules[CALVIN_ACL_MAX_RULES];
+};
+
+/* router: a linear chain's router has two ports; a route sends a prefix out
+ * of one of them, or drops it. No matching route: dropped, counted.
+ * YAML: routes: [{prefix: CIDR, via: west|east|drop}] */
+enum calvin_route_via {
+	CALVIN_VIA_WEST,
+	CALVIN_VIA_EAST,
+	CALVIN_VIA_DROP,
+};
+
+struct calvin_route {
+	struct calvin_prefix prefix;
+	enum calvin_route_via via;
+	struct calvin_pos pos;
+};
+
+struct calvin_router_spec {
+	unsigned int nr_routes;
+	struct calvin_route routes[CALVIN_ROUTER_MAX_ROUTES];
+};
+
+/* ratelimit: token buckets; 0 = no limit on that dimension.
+ * YAML: pps: N; bytes-per-second: N; burst: N (packets, default pps/100 or 1);
+ * burst-bytes: N (default bytes-per-second/100 or 1514); per: vnf|flow */
+enum calvin_rl_scope {
+	CALVIN_RL_PER_VNF,
+	CALVIN_RL_PER_FLOW, /* 5-tuple */
+};
+
+struct calvin_ratelimit_spec {
+	uint64_t pps;
+	uint64_t bytes_per_sec;
+	uint64_t burst_packets;
+	uint64_t burst_bytes;
+	enum calvin_rl_scope per;
+};
+
+/* impair: loss and duplication on the frames a node forwards.
+ * YAML: model: uniform|gilbert-elliott; loss: P% (uniform); p: P%, r: P%,
+ * loss-good: P%, loss-bad: P% (Gilbert-Elliott: p = good->bad, r = bad->good,
+ * default loss-good 0%, loss-bad 100%); duplicate: P%; seed: N;
+ * direction: both|fwd|rev. Percentages are parts per million inside. */
+enum calvin_loss_model {
+	CALVIN_LOSS_UNIFORM,
+	CALVIN_LOSS_GILBERT_ELLIOTT,
+};
+
+enum calvin_direction {
+	CALVIN_DIRS_BOTH,
+	CALVIN_DIRS_FWD,
+	CALVIN_DIRS_REV,
+};
+
+struct calvin_impair_spec {
+	enum calvin_loss_model model;
+	uint32_t loss_ppm;
+	uint32_t ge_p_ppm, ge_r_ppm, ge_loss_good_ppm, ge_loss_bad_ppm;
+	uint32_t duplicate_ppm;
+	uint64_t seed; /* default 1: repeatable unless changed */
+	enum calvin_direction direction;
+};
+
+/* nc-encode / nc-decode: RLNC over GF(2^8), k source packets per generation,
+ * r repair packets after each; a partial generation is flushed after flush_ns.
+ * YAML: k: N (1..64, default 4); r: N (0..64, default 1); flush: DURATION
+ * (default 1ms) */
+struct calvin_nc_spec {
+	unsigned int k, r;
+	uint64_t flush_ns;
+};
+
+/* encrypt / decrypt: AEAD per packet.
+ * YAML: cipher: aes-256-gcm|chacha20-poly1305; key-file: PATH (relative to
+ * the spec file's directory); spi: N (1..2^32-1, default 1);
+ * replay-window: N (decrypt; 32..4096, default 1024) */
+enum calvin_cipher {
+	CALVIN_CIPHER_AES_256_GCM,
+	CALVIN_CIPHER_CHACHA20_POLY1305,
+};
+
+struct calvin_crypt_spec {
+	enum calvin_cipher cipher;
+	char key_file[4096]; /* resolved against the spec file's directory */
+	uint32_t spi;
+	unsigned int replay_window;
+};
+
 struct calvin_vnf_spec {
 	char name[CALVIN_NAME_MAX + 1];
+	/* The node the VNF runs on; default: a node of its own, named after the
+	 * VNF. Consecutive kernel VNFs may share a node (run in order there). */
+	char node[CALVIN_NAME_MAX + 1];
 	enum calvin_vnf_kind kind;
-	enum calvin_space space;
+	enum calvin_space space; /* default: the kind's space (forward: kernel) */
 	unsigned int burst; /* user space only: 1 = latency mode (default) */
 	enum calvin_pmd pmd; /* user space only */
+	union {
+		struct calvin_acl_spec acl;
+		struct calvin_router_spec router;
+		struct calvin_ratelimit_spec ratelimit;
+		struct calvin_impair_spec impair;
+		struct calvin_nc_spec nc;
+		struct calvin_crypt_spec crypt;
+	};
 	struct calvin_pos pos;
 };
 
@@ -110,5 +255,26 @@ int calvin_parse_duration(const char *s, uint64_t *ns);
 const char *calvin_vnf_kind_name(enum calvin_vnf_kind k);
 const char *calvin_space_name(enum calvin_space s);
 const char *calvin_placement_name(enum calvin_placement p);
+const char *calvin_backend_name(enum calvin_backend b);
+const char *calvin_pmd_name(enum calvin_pmd p);
+const char *calvin_server_kind_name(enum calvin_server_kind k);
+const char *calvin_probe_mode_name(enum calvin_probe_mode m);
+
+/* The words a spec uses for each enum value, indexed by the value and
+ * NULL-terminated: one table for the parser, the *_name() functions and
+ * usage texts. */
+extern const char *const calvin_vnf_kind_words[];
+extern const char *const calvin_space_words[];
+extern const char *const calvin_placement_words[];
+extern const char *const calvin_backend_words[];
+extern const char *const calvin_pmd_words[];
+extern const char *const calvin_server_kind_words[];
+extern const char *const calvin_probe_mode_words[];
+
+/* Index of s in a words table, or -1. */
+int calvin_word_lookup(const char *const *words, const char *s);
+
+/* Is s a valid chain or node name: [a-z][a-z0-9-]*, 1..CALVIN_NAME_MAX chars? */
+bool calvin_name_valid(const char *s);
 
 #endif /* CALVIN_LIB_CHAINSPEC_H */

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# Shared by the integration tests: skips, a chain spec of the test's own,
+# and the check that nothing is left behind. Sourced, not run.
+set -u
+cd "$(dirname "$0")/../.."
+CALVIN=${CALVIN:-build/calvin}
+TMP=$(mktemp -d /tmp/calvin-test.XXXXXX)
+
+skip() { echo "$*"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+require_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root (network namespaces, XDP)"
+}
+
+# Can this machine make a namespace, a veth and attach native XDP to it?
+require_netns_xdp() {
+	local ns=calvin-selftest-$$
+	ip netns add "$ns" 2>/dev/null || skip "cannot create network namespaces"
+	if ! ip -n "$ns" link add va type veth peer name vb 2>/dev/null; then
+		ip netns del "$ns"
+		skip "cannot create veth pairs"
+	fi
+	if [ ! -f build/kernel/pass.bpf.o ]; then
+		ip netns del "$ns"
+		fail "build/kernel/pass.bpf.o missing: run make first"
+	fi
+	if ! ip -n "$ns" link set va xdpdrv obj build/kernel/pass.bpf.o sec xdp 2>/dev/null; then
+		ip netns del "$ns"
+		skip "native XDP on veth is not available on this kernel"
+	fi
+	ip netns del "$ns"
+}
+
+# A copy of a chain spec under another name, so tests never touch a chain
+# a user deployed. Prints the copy's path.
+spec_copy() { # FILE NAME
+	local out=$TMP/$2.yaml
+	sed "s/^name: .*/name: $2/" "$1" >"$out"
+	echo "$out"
+}
+
+# Everything a chain can create; empty output means nothing is left.
+leftovers() { # CHAIN
+	local c=$1
+	ip netns list 2>/dev/null | grep -E "^calvin-$c-" | sed 's/^/netns /'
+	[ -e "/sys/fs/bpf/calvin/$c" ] && echo "pin dir /sys/fs/bpf/calvin/$c"
+	ls -d /var/run/dpdk/calvin-"$c"-* 2>/dev/null | sed 's/^/dpdk runtime dir /'
+	ls -d /run/calvin/"$c".* 2>/dev/null | sed 's/^/state /'
+	pgrep -af "calvin-vnf --chain $c " | sed 's/^/process /'
+	true
+}
+
+assert_clean() { # CHAIN
+	local left
+	left=$(leftovers "$1")
+	[ -z "$left" ] || fail "left behind after down: $left"
+}
+
+cleanup_chain() { # CHAIN: for traps; never fails
+	$CALVIN down "$1" >/dev/null 2>&1 || true
+}

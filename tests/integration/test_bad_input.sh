@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# Bad input: one line naming file:line:column and what to do, exit status 2,
+# and nothing created.
+. "$(dirname "$0")/lib.sh"
+require_root
+trap 'cleanup_chain t-bad; rm -rf "$TMP"' EXIT
+ns_before=$(ip netns list | wc -l)
+
+expect_bad() { # WANT-REGEX CMD...: exit 2, exactly one line on stderr matching
+	local want=$1 rc
+	shift
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "'$*' exited $rc, want 2 (stderr: $(cat "$TMP/err"))"
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "'$*' printed $(wc -l <"$TMP/err") lines: $(cat "$TMP/err")"
+	grep -Eq "$want" "$TMP/err" || fail "'$*' said '$(cat "$TMP/err")', want /$want/"
+	echo "ok: $(cat "$TMP/err")"
+}
+
+bad() { # NAME: write a spec from stdin
+	cat >"$TMP/$1.yaml"
+	echo "$TMP/$1.yaml"
+}
+
+expect_bad "$TMP/none.yaml: cannot read" $CALVIN up "$TMP/none.yaml"
+f=$(bad parse <<'Y'
+name: t-bad
+budget: 350us
+vnfs: [ {name: a, kind: forward
+Y
+)
+expect_bad "^$f:[0-9]+:[0-9]+: " $CALVIN validate "$f"
+f=$(bad key <<'Y'
+name: t-bad
+budget: 350us
+colour: blue
+vnfs:
+  - {name: a, kind: forward, space: kernel}
+Y
+)
+expect_bad "^$f:3:1: .*colour" $CALVIN up "$f"
+f=$(bad kind <<'Y'
+name: t-bad
+budget: 350us
+vnfs:
+  - name: a
+    kind: teleport
+    space: kernel
+Y
+)
+expect_bad "^$f:5:11: .*teleport" $CALVIN up "$f"
+f=$(bad unit <<'Y'
+name: t-bad
+budget: 350
+vnfs:
+  - {name: a, kind: forward, space: kernel}
+Y
+)
+expect_bad "^$f:2:9: .*unit" $CALVIN up "$f"
+[ "$(ip netns list | wc -l)" -eq "$ns_before" ] || fail "a namespace was created by bad input"
+
+# A chain that is already deployed: refused, and the running one untouched.
+if [ -f build/kernel/pass.bpf.o ] && [ -x build/calvin-vnf ]; then
+	SPEC=$(spec_copy chains/tactile-fwd.yaml t-bad)
+	$CALVIN up "$SPEC" >/dev/null || fail "calvin up failed"
+	n=$(ip netns list | wc -l)
+	expect_bad "already deployed.*calvin down t-bad" $CALVIN up "$SPEC"
+	[ "$(ip netns list | wc -l)" -eq "$n" ] || fail "second up changed the namespaces"
+	$CALVIN down t-bad || fail "calvin down failed"
+	assert_clean t-bad
+fi
+
+# Not root.
+if command -v setpriv >/dev/null; then
+	expect_bad "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		$CALVIN up chains/tactile-fwd.yaml
+fi
+echo ok

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Unit tests of the probe accounting (probe_stats) and the report (text,
+ * JSON, verdict), on synthetic replies: no network. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report.h"
+
+#define OFF 1000000000000LL /* REALTIME - MONOTONIC of the synthetic runs */
+
+struct fixture {
+	struct calvin_chain_spec spec;
+	struct calvin_probe_result *r;
+	struct calvin_probe_acct a;
+};
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	assert_non_null(fx);
+	strcpy(fx->spec.name, "tactile-fwd");
+	fx->spec.budget_ns = 350000;
+	fx->spec.nr_vnfs = 2;
+	strcpy(fx->spec.vnfs[0].name, "fwd-k");
+	fx->spec.vnfs[0].space = CALVIN_KERNEL;
+	strcpy(fx->spec.vnfs[1].name, "fwd-u");
+	fx->spec.vnfs[1].space = CALVIN_USER;
+	fx->r = calvin_probe_result_new();
+	assert_non_null(fx->r);
+	fx->r->count = 10;
+	fx->r->rate = 1000;
+	fx->r->size = 256;
+	fx->r->max_hops = 4;
+	fx->r->ts_source = "kernel software timestamps (SO_TIMESTAMPING)";
+	assert_int_equal(calvin_probe_acct_init(&fx->a, fx->r, 10, OFF), 0);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	calvin_probe_acct_free(&fx->a);
+	calvin_probe_result_free(fx->r);
+	free(fx);
+	return 0;
+}
+
+/* A reply of the reference chain: probe sends at mono time tx, each hop
+ * takes 100 ns, links 1000 ns, the server 2000 ns; base shifts every time. */
+static void make_reply(struct calvin_tlm *t, uint32_t seq, uint64_t tx)
+{
+	static const uint16_t id[4] = {0, 1, 1, 0};
+	static const uint8_t dir[4] = {CALVIN_DIR_FWD, CALVIN_DIR_FWD, CALVIN_DIR_REV,
+				       CALVIN_DIR_REV};
+	uint64_t now = tx;
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	t->version = CALVIN_TLM_VERSION;
+	t->max_hops = 4;
+	t->nr_hops = 4;
+	t->seq = seq;
+	for (i = 0; i < 4; i++) {
+		now += i == 2 ? 2000 : 1000;
+		t->hops[i].vnf_id = id[i];
+		t->hops[i].space = id[i] ? CALVIN_SPACE_USER : CALVIN_SPACE_KERNEL;
+		t->hops[i].dir = dir[i];
+		t->hops[i].t_in = now;
+		now += 100;
+		t->hops[i].t_out = now;
+	}
+}
+
+/* rx is 1000 ns after the last hop: RTT = 4*100 + 4*1000 + 2000 = 6400 */
+static int feed(struct fixture *fx, uint32_t seq, uint64_t tx_mono, unsigned int flags)
+{
+	struct calvin_tlm t;
+
+	make_reply(&t, seq, tx_mono);
+	return calvin_probe_account(&fx->a, tx_mono + OFF, t.hops[3].t_out + 1000 + OFF, &t, flags);
+}
+
+static void test_account_reference_chain(void **state)
+{
+	struct fixture *fx = *state;
+	struct calvin_probe_result *r = fx->r;
+	uint32_t s;
+
+	for (s = 0; s < 10; s++)
+		assert_int_equal(feed(fx, s, 5000000 + s * 1000000, 0), 0);
+	r->sent = 10;
+	calvin_probe_finish(&fx->a, OFF + 30, 20);
+
+	assert_int_equal(r->received, 10);
+	assert_int_equal(r->lost, 0);
+	assert_int_equal(r->misordered, 0);
+	assert_int_equal(r->hops_min, 4);
+	assert_int_equal(r->hops_max, 4);
+	assert_true(r->end_links_valid);
+	assert_int_equal(r->rtt.count, 10);
+	assert_int_equal(r->rtt.min, 6400);
+	assert_int_equal(r->rtt.max, 6400);
+	assert_int_equal(r->nr_pos, 4);
+	assert_int_equal(r->pos[0].residence.min, 100);
+	assert_int_equal(r->pos[0].link_in.min, 1000); /* probe -> fwd-k */
+	assert_true(r->pos[2].via_server);
+	assert_false(r->pos[1].via_server);
+	assert_int_equal(r->pos[2].link_in.max, 2000);
+	assert_int_equal(r->link_out.count, 10);
+	assert_int_equal(r->link_out.min, 1000);
+}
+
+static void test_account_anomalies(void **state)
+{
+	struct fixture *fx = *state;
+	struct calvin_probe_result *r = fx->r;
+	struct calvin_tlm t;
+
+	assert_int_equal(feed(fx, 5, 1000000, CALVIN_ACCT_TX_USER), 0);
+	assert_int_equal(feed(fx, 3, 2000000, CALVIN_ACCT_RX_USER), 0); /* reordered */
+	assert_int_equal(feed(fx, 3, 2000000, CALVIN_ACCT_RX_USER), 1); /* duplicate */
+	assert_int_equal(feed(fx, 10, 3000000, 0), -EINVAL);		/* never sent */
+	/* a hop stamped before the probe was sent */
+	make_reply(&t, 6, 4000000);
+	t.hops[0].t_in = 3000000;
+	assert_int_equal(calvin_probe_account(&fx->a, 4000000 + OFF, 4100000 + OFF, &t, 0), 0);
+	/* a shorter path */
+	make_reply(&t, 7, 5000000);
+	t.nr_hops = 2;
+	assert_int_equal(calvin_probe_account(&fx->a, 5000000 + OFF, 5100000 + OFF, &t, 0), 0);
+	/* fwd-u in another clock domain: its links are not computed */
+	make_reply(&t, 8, 6000000);
+	t.hops[1].clock = 1;
+	assert_int_equal(
+	    calvin_probe_account(&fx->a, 6000000 + OFF, t.hops[3].t_out + 1000 + OFF, &t, 0), 0);
+	r->sent = 10;
+	calvin_probe_finish(&fx->a, OFF, 20);
+
+	assert_int_equal(r->received, 5);
+	assert_int_equal(r->lost, 5);
+	assert_int_equal(r->reordered, 1);
+	assert_int_equal(r->duplicates, 1);
+	assert_int_equal(r->bad_replies, 1);
+	assert_int_equal(r->misordered, 1);
+	assert_int_equal(r->path_mismatch, 1);
+	assert_int_equal(r->tx_fallback, 1);
+	assert_int_equal(r->rx_fallback, 1); /* the duplicate is not counted again */
+	assert_int_equal(r->hops_min, 2);
+	assert_int_equal(r->rtt.count, 5);
+	/* 4 on the reference path; the misordered one lacks probe -> fwd-k,
+	 * the other-clock one both links of fwd-u */
+	assert_int_equal(r->pos[0].link_in.count, 3);
+	assert_int_equal(r->pos[1].link_in.count, 3);
+	assert_int_equal(r->pos[2].link_in.count, 3);
+	assert_int_equal(r->pos[3].link_in.count, 4);
+	assert_int_equal(r->pos[1].residence.count, 4);
+}
+
+static void test_account_overflow_then_path(void **state)
+{
+	struct fixture *fx = *state;
+	struct calvin_tlm t;
+
+	make_reply(&t, 0, 1000000);
+	t.flags = CALVIN_TLM_F_OVERFLOW;
+	t.nr_hops = 3;
+	assert_int_equal(calvin_probe_account(&fx->a, 1000000 + OFF, 1100000 + OFF, &t, 0), 0);
+	assert_false(fx->r->path_known);
+	assert_int_equal(feed(fx, 1, 2000000, 0), 0);
+	assert_true(fx->r->path_known);
+	assert_int_equal(fx->r->nr_pos, 4);
+	assert_int_equal(fx->r->overflow, 1);
+	assert_int_equal(fx->r->path_mismatch, 0);
+}
+
+static void test_clock_step_drops_end_links(void **state)
+{
+	struct fixture *fx = *state;
+
+	assert_int_equal(feed(fx, 0, 1000000, 0), 0);
+	fx->r->sent = 1;
+	calvin_probe_finish(&fx->a, OFF + 1000000, 20);
+	assert_false(fx->r->end_links_valid);
+	assert_int_equal(fx->r->offset_step_ns, 1000000);
+	assert_int_equal(fx->r->pos[0].link_in.count, 0);
+	assert_int_equal(fx->r->link_out.count, 0);
+	assert_int_equal(fx->r->pos[1].link_in.count, 1);
+	assert_string_equal(calvin_link_invalid(fx->r, 0), "clock step during the run");
+	assert_null(calvin_link_invalid(fx->r, 1));
+}
+
+static void test_fmt_ns(void **state)
+{
+	char b[CALVIN_DUR_LEN];
+
+	assert_string_equal(calvin_fmt_ns(b, 812), "812ns");
+	assert_string_equal(calvin_fmt_ns(b, 1234), "1.23us");
+	assert_string_equal(calvin_fmt_ns(b, 41200), "41.2us");
+	assert_string_equal(calvin_fmt_ns(b, 350000), "350us");
+	assert_string_equal(calvin_fmt_ns(b, 1500000), "1.50ms");
+	assert_string_equal(calvin_fmt_ns(b, 2000000000), "2.00s");
+}
+
+/* n replies with RTTs 10us, 20us, ... */
+static void fill_rtt(struct calvin_probe_result *r, unsigned int n, unsigned int lost)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		calvin_hist_add(&r->rtt, (i + 1) * 10000ULL);
+	r->sent = n + lost;
+	r->received = n;
+	r->lost = lost;
+}
+
+static void test_verdict(void **state)
+{
+	struct fixture *fx = *state;
+	char buf[CALVIN_VERDICT_LEN];
+
+	assert_int_equal(calvin_verdict(&fx->spec, fx->r), 1); /* nothing came back */
+	calvin_verdict_text(&fx->spec, fx->r, buf, sizeof(buf));
+	assert_string_equal(buf, "failed: no replies (0/0)");
+
+	fill_rtt(fx->r, 10, 0);
+	assert_int_equal(calvin_verdict(&fx->spec, fx->r), 0);
+	calvin_verdict_text(&fx->spec, fx->r, buf, sizeof(buf));
+	assert_string_equal(buf, "within budget (p99 RTT 100us <= 350us)");
+
+	fx->r->lost = 3;
+	fx->r->sent = 13;
+	assert_int_equal(calvin_verdict(&fx->spec, fx->r), 1);
+	calvin_verdict_text(&fx->spec, fx->r, buf, sizeof(buf));
+	assert_string_equal(buf, "failed: loss 3/13");
+
+	fx->spec.budget_ns = 50000;
+	calvin_verdict_text(&fx->spec, fx->r, buf, sizeof(buf));
+	assert_string_equal(buf, "over budget: p99 RTT 100us > 50.0us; loss 3/13");
+
+	fx->r->lost = 0;
+	fx->spec.budget_ns = 0;
+	assert_int_equal(calvin_verdict(&fx->spec, fx->r), 0);
+}
+
+static char *report(struct fixture *fx, bool json)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	if (json)
+		calvin_report_json(f, &fx->spec, fx->r);
+	else
+		calvin_report_text(f, &fx->spec, fx->r);
+	fclose(f);
+	return text;
+}
+
+static void test_report_text(void **state)
+{
+	struct fixture *fx = *state;
+	char *text;
+	uint32_t s;
+
+	for (s = 0; s < 10; s++)
+		feed(fx, s, 1000000 * (s + 1), 0);
+	fx->r->sent = 10;
+	calvin_probe_finish(&fx->a, OFF, 20);
+	text = report(fx, false);
+	assert_non_null(strstr(text, "chain tactile-fwd: 10 probes, paced at 1000/s, 256-byte"));
+	assert_non_null(strstr(text, "rtt      p50 6.40us"));
+	assert_non_null(strstr(text, "fwd-u (user)           <-"));
+	assert_non_null(strstr(text, "fwd-u -> server -> fwd-u"));
+	assert_non_null(strstr(text, "fwd-k -> probe"));
+	assert_non_null(strstr(text, "loss 0/10 (0.00%)"));
+	assert_non_null(strstr(text, "verdict: within budget (p99 RTT 6.40us <= 350us)\n"));
+	free(text);
+}
+
+static void test_report_json(void **state)
+{
+	struct fixture *fx = *state;
+	int depth = 0, max_depth = 0;
+	char *text, *c;
+	uint32_t s;
+
+	for (s = 0; s < 4; s++)
+		feed(fx, s, 1000000 * (s + 1), 0);
+	fx->r->sent = 5;
+	strcpy(fx->spec.vnfs[1].name, "fw\"d\\u"); /* names are restricted; escaping is not */
+	calvin_probe_finish(&fx->a, OFF, 20);
+	text = report(fx, true);
+	assert_non_null(strstr(text, "\"chain\": \"tactile-fwd\""));
+	assert_non_null(strstr(text,
+			       "\"rtt_ns\": {\"count\": 4, \"min\": 6400, \"mean\": 6400, "
+			       "\"p50\": 6400, \"p90\": 6400, \"p99\": 6400, \"p99_9\": 6400, "
+			       "\"max\": 6400}"));
+	assert_non_null(strstr(text, "\"lost\": 1,"));
+	assert_non_null(strstr(text, "\"name\": \"fw\\\"d\\\\u\""));
+	assert_non_null(strstr(text, "\"label\": \"fw\\\"d\\\\u -> server -> fw\\\"d\\\\u\""));
+	assert_non_null(strstr(text, "\"within_budget\": false"));
+	assert_non_null(strstr(text, "\"text\": \"failed: loss 1/5\""));
+	/* brackets balance outside strings */
+	for (c = text; *c; c++) {
+		if (*c == '"') {
+			for (c++; *c != '"'; c++)
+				if (*c == '\\')
+					c++;
+			continue;
+		}
+		depth += (*c == '{' || *c == '[') - (*c == '}' || *c == ']');
+		assert_true(depth >= 0);
+		max_depth = depth > max_depth ? depth : max_depth;
+	}
+	assert_int_equal(depth, 0);
+	assert_int_equal(max_depth, 4);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_account_reference_chain, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_account_anomalies, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_account_overflow_then_path, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_clock_step_drops_end_links, setup, teardown),
+	    cmocka_unit_test(test_fmt_ns),
+	    cmocka_unit_test_setup_teardown(test_verdict, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_report_text, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_report_json, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

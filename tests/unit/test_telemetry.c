@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Unit tests of the probe telemetry block codec (encode, push, decode, reject). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "telemetry.h"
+
+#define BUF_LEN 1500
+
+static struct calvin_hop hop_n(unsigned int n)
+{
+	struct calvin_hop h = {
+	    .vnf_id = (uint16_t)(100 + n),
+	    .space = (uint8_t)(n & 1),
+	    .clock = CALVIN_CLOCK_HOST_MONO,
+	    .dir = (uint8_t)((n >> 1) & 1),
+	    .t_in = 1000000000ull * n + 17,
+	    .t_out = 1000000000ull * n + 4242,
+	};
+	return h;
+}
+
+static void assert_hop_equal(const struct calvin_hop *a, const struct calvin_hop *b)
+{
+	assert_int_equal(a->vnf_id, b->vnf_id);
+	assert_int_equal(a->space, b->space);
+	assert_int_equal(a->clock, b->clock);
+	assert_int_equal(a->dir, b->dir);
+	assert_int_equal(a->t_in, b->t_in);
+	assert_int_equal(a->t_out, b->t_out);
+}
+
+static void test_init_header_bytes(void **state)
+{
+	static const uint8_t want[16] = {'C',  'L',  'V',  'N',	 1,    4,    0,	   0,
+					 0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04};
+	uint8_t buf[BUF_LEN];
+	unsigned int i;
+
+	memset(buf, 0x5a, sizeof(buf));
+	assert_int_equal(calvin_tlm_init(buf, sizeof(buf), 4, 0xdeadbeef, 0x01020304),
+			 CALVIN_TLM_LEN(4));
+	assert_memory_equal(buf, want, sizeof(want));
+	for (i = CALVIN_TLM_HDR_LEN; i < CALVIN_TLM_LEN(4); i++)
+		assert_int_equal(buf[i], 0);
+	/* application bytes after the block are not the codec's business */
+	assert_int_equal(buf[CALVIN_TLM_LEN(4)], 0x5a);
+}
+
+static void test_init_rejects(void **state)
+{
+	uint8_t buf[BUF_LEN];
+
+	assert_int_equal(calvin_tlm_init(buf, sizeof(buf), 0, 1, 1), -EINVAL);
+	assert_int_equal(calvin_tlm_init(buf, sizeof(buf), CALVIN_TLM_MAX_HOPS + 1, 1, 1), -EINVAL);
+	assert_int_equal(calvin_tlm_init(buf, sizeof(buf), 255, 1, 1), -EINVAL);
+	assert_int_equal(calvin_tlm_init(buf, CALVIN_TLM_LEN(3) - 1, 3, 1, 1), -EMSGSIZE);
+	assert_int_equal(calvin_tlm_init(buf, CALVIN_TLM_LEN(3), 3, 1, 1), CALVIN_TLM_LEN(3));
+	assert_int_equal(calvin_tlm_init(buf, sizeof(buf), CALVIN_TLM_MAX_HOPS, 1, 1),
+			 CALVIN_TLM_LEN(CALVIN_TLM_MAX_HOPS));
+}
+
+static void test_round_trip(void **state)
+{
+	uint8_t buf[BUF_LEN];
+	struct calvin_tlm t;
+	struct calvin_hop h;
+	unsigned int i;
+
+	assert_int_equal(calvin_tlm_init(buf, sizeof(buf), 5, 77, 0xcafef00d), CALVIN_TLM_LEN(5));
+	assert_int_equal(calvin_tlm_decode(buf, sizeof(buf), &t), 0);
+	assert_int_equal(t.nr_hops, 0);
+	for (i = 0; i < 3; i++) {
+		h = hop_n(i);
+		assert_int_equal(calvin_tlm_push_hop(buf, sizeof(buf), &h), i);
+	}
+	assert_int_equal(calvin_tlm_decode(buf, CALVIN_TLM_LEN(5), &t), 0);
+	assert_int_equal(t.version, CALVIN_TLM_VERSION);
+	assert_int_equal(t.max_hops, 5);
+	assert_int_equal(t.nr_hops, 3);
+	assert_int_equal(t.flags, 0);
+	assert_int_equal(t.seq, 77);
+	assert_int_equal(t.session, 0xcafef00d);
+	for (i = 0; i < 3; i++) {
+		h = hop_n(i);
+		assert_hop_equal(&t.hops[i], &h);
+	}
+}
+
+static void test_overflow(void **state)
+{
+	uint8_t buf[BUF_LEN], before[BUF_LEN];
+	struct calvin_tlm t;
+	struct calvin_hop h;
+	unsigned int i;
+
+	assert_int_equal(calvin_tlm_init(buf, sizeof(buf), 2, 1, 2), CALVIN_TLM_LEN(2));
+	for (i = 0; i < 2; i++) {
+		h = hop_n(i);
+		assert_int_equal(calvin_tlm_push_hop(buf, sizeof(buf), &h), i);
+	}
+	memcpy(before, buf, sizeof(buf));
+	h = hop_n(9);
+	assert_int_equal(calvin_tlm_push_hop(buf, sizeof(buf), &h), -ENOSPC);
+	assert_int_equal(buf[7], CALVIN_TLM_F_OVERFLOW);
+	/* only the flags byte changed: records and trailing bytes are intact */
+	buf[7] = before[7];
+	assert_memory_equal(buf, before, sizeof(buf));
+	buf[7] = CALVIN_TLM_F_OVERFLOW;
+	assert_int_equal(calvin_tlm_push_hop(buf, sizeof(buf), &h), -ENOSPC);
+	assert_int_equal(calvin_tlm_decode(buf, sizeof(buf), &t), 0);
+	assert_int_equal(t.flags, CALVIN_TLM_F_OVERFLOW);
+	assert_int_equal(t.nr_hops, 2);
+	h = hop_n(1);
+	assert_hop_equal(&t.hops[1], &h);
+}
+
+static void test_full_block(void **state)
+{
+	uint8_t buf[BUF_LEN];
+	struct calvin_tlm t;
+	struct calvin_hop h;
+	unsigned int i;
+
+	calvin_tlm_init(buf, sizeof(buf), CALVIN_TLM_MAX_HOPS, 1, 1);
+	for (i = 0; i < CALVIN_TLM_MAX_HOPS; i++) {
+		h = hop_n(i);
+		assert_int_equal(calvin_tlm_push_hop(buf, CALVIN_TLM_LEN(CALVIN_TLM_MAX_HOPS), &h),
+				 i);
+	}
+	assert_int_equal(calvin_tlm_decode(buf, CALVIN_TLM_LEN(CALVIN_TLM_MAX_HOPS), &t), 0);
+	assert_int_equal(t.nr_hops, CALVIN_TLM_MAX_HOPS);
+	for (i = 0; i < CALVIN_TLM_MAX_HOPS; i++) {
+		h = hop_n(i);
+		assert_hop_equal(&t.hops[i], &h);
+	}
+}
+
+static void test_hop_bytes_big_endian(void **state)
+{
+	static const uint8_t want[24] = {
+	    0x01, 0x02, 1,    0,    1,	  0,	0,    0,    /* vnf_id, space, clock, dir, rsvd */
+	    0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, /* t_in */
+	    0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00, /* t_out */
+	};
+	struct calvin_hop h = {.vnf_id = 0x0102,
+			       .space = CALVIN_SPACE_USER,
+			       .clock = 0,
+			       .dir = CALVIN_DIR_REV,
+			       .t_in = 0x1122334455667788ull,
+			       .t_out = 0x99aabbccddeeff00ull};
+	uint8_t buf[BUF_LEN];
+
+	calvin_tlm_init(buf, sizeof(buf), 2, 0, 0);
+	assert_int_equal(calvin_tlm_push_hop(buf, sizeof(buf), &h), 0);
+	assert_int_equal(buf[6], 1); /* nr_hops */
+	assert_memory_equal(buf + CALVIN_TLM_HDR_LEN, want, sizeof(want));
+}
+
+static void test_bad_magic(void **state)
+{
+	uint8_t buf[BUF_LEN], before[BUF_LEN];
+	struct calvin_tlm t;
+	struct calvin_hop h = hop_n(1);
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		calvin_tlm_init(buf, sizeof(buf), 4, 1, 1);
+		buf[i] ^= 0x20;
+		memcpy(before, buf, sizeof(buf));
+		assert_int_equal(calvin_tlm_decode(buf, sizeof(buf), &t), -EBADMSG);
+		assert_int_equal(calvin_tlm_push_hop(buf, sizeof(buf), &h), -EBADMSG);
+		assert_memory_equal(buf, before, sizeof(buf));
+	}
+}
+
+static void test_bad_version(void **state)
+{
+	static const uint8_t versions[] = {0, 2, 0xff};
+	uint8_t buf[BUF_LEN];
+	struct calvin_tlm t;
+	struct calvin_hop h = hop_n(1);
+	unsigned int i;
+
+	for (i = 0; i < sizeof(versions); i++) {
+		calvin_tlm_init(buf, sizeof(buf), 4, 1, 1);
+		buf[4] = versions[i];
+		assert_int_equal(calvin_tlm_decode(buf, sizeof(buf), &t), -EPROTONOSUPPORT);
+		assert_int_equal(calvin_tlm_push_hop(buf, sizeof(buf), &h), -EPROTONOSUPPORT);
+	}
+}
+
+/* Each short length is copied to a heap buffer of exactly that size, so a
+ * read past the end would be a real overrun, not a read of our own stack. */
+static void test_short_buffers(void **state)
+{
+	uint8_t buf[BUF_LEN], *copy;
+	struct calvin_tlm t;
+	struct calvin_hop h = hop_n(1);
+	unsigned int len, max;
+
+	for (max = 1; max <= CALVIN_TLM_MAX_HOPS; max += 5) {
+		calvin_tlm_init(buf, sizeof(buf), (uint8_t)max, 1, 1);
+		for (len = 0; len < CALVIN_TLM_LEN(max); len++) {
+			copy = malloc(len ? len : 1);
+			assert_non_null(copy);
+			memcpy(copy, buf, len);
+			assert_int_equal(calvin_tlm_decode(copy, len, &t), -EMSGSIZE);
+			assert_int_equal(calvin_tlm_push_hop(copy, len, &h), -EMSGSIZE);
+			free(copy);
+		}
+		assert_int_equal(calvin_tlm_decode(buf, len, &t), 0);
+	}
+}
+
+static void test_bad_counts(void **state)
+{
+	uint8_t buf[BUF_LEN];
+	struct calvin_tlm t;
+	struct calvin_hop h = hop_n(1);
+
+	calvin_tlm_init(buf, sizeof(buf), 4, 1, 1);
+	buf[6] = 5; /* nr_hops > max_hops */
+	assert_int_equal(calvin_tlm_decode(buf, sizeof(buf), &t), -EINVAL);
+	assert_int_equal(calvin_tlm_push_hop(buf, sizeof(buf), &h), -EINVAL);
+	buf[6] = 0;
+	buf[5] = 0; /* max_hops 0 */
+	assert_int_equal(calvin_tlm_decode(buf, sizeof(buf), &t), -EINVAL);
+	assert_int_equal(calvin_tlm_push_hop(buf, sizeof(buf), &h), -EINVAL);
+	buf[5] = CALVIN_TLM_MAX_HOPS + 1; /* buffer is long enough: the count alone is wrong */
+	assert_int_equal(calvin_tlm_decode(buf, sizeof(buf), &t), -EINVAL);
+	assert_int_equal(calvin_tlm_push_hop(buf, sizeof(buf), &h), -EINVAL);
+	buf[5] = 0xff;
+	buf[6] = 0xff;
+	assert_int_equal(calvin_tlm_decode(buf, sizeof(buf), &t), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_init_header_bytes), cmocka_unit_test(test_init_rejects),
+	    cmocka_unit_test(test_round_trip),	      cmocka_unit_test(test_overflow),
+	    cmocka_unit_test(test_full_block),	      cmocka_unit_test(test_hop_bytes_big_endian),
+	    cmocka_unit_test(test_bad_magic),	      cmocka_unit_test(test_bad_version),
+	    cmocka_unit_test(test_short_buffers),     cmocka_unit_test(test_bad_counts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

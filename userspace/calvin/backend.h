@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* The node backend interface: what a chain needs from the place its nodes
+ * live. The netns backend (netns.c) is the default and the only one so far. */
+#ifndef CALVIN_BACKEND_H
+#define CALVIN_BACKEND_H
+
+#include <stdint.h>
+
+#include "chainspec.h"
+#include "state.h"
+
+/* Every node names its interface toward the probe "west" and toward the
+ * server "east"; the probe has only east, the server only west. */
+#define IF_WEST "west"
+#define IF_EAST "east"
+
+/* Endpoint addresses inside the chain's own namespaces. */
+#define PROBE_ADDR "10.70.0.1"
+#define SERVER_ADDR "10.70.0.2"
+#define CHAIN_PREFIXLEN "24"
+
+/* One deployment in progress: the spec, its journal, the placement. */
+struct deploy {
+	const struct calvin_chain_spec *spec;
+	struct chain_state *state;
+	int vnf_cpu[CALVIN_MAX_VNFS]; /* -1: not pinned */
+};
+
+struct node_backend {
+	const char *name;
+	int (*node_create)(struct deploy *d, const char *node);
+	int (*link_create)(struct deploy *d, const char *a, const char *b);
+	/* addresses, neighbours and offloads of the probe and the server */
+	int (*endpoints_setup)(struct deploy *d);
+	int (*kernel_vnf)(struct deploy *d, unsigned int vnf_id);
+	int (*server)(struct deploy *d);
+	int (*user_vnf)(struct deploy *d, unsigned int vnf_id);
+	/* undo everything the journal names; harmless to call twice */
+	int (*destroy)(struct chain_state *s);
+};
+
+extern const struct node_backend netns_backend;
+
+/* Names derived from the chain and node names. */
+void node_netns(char *out, size_t len, const char *chain, const char *node);
+void vnf_pin_dir(char *out, size_t len, const char *chain, const char *node);
+void vnf_file_prefix(char *out, size_t len, const char *chain, const char *node);
+/* The nodes in path order: probe, the VNFs, the server. */
+unsigned int chain_nodes(const struct calvin_chain_spec *spec, const char *out[]);
+
+#endif /* CALVIN_BACKEND_H */

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* calvin down CHAIN | --all: remove everything a deployment made. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "commands.h"
+#include "util.h"
+
+int chain_down(const char *chain)
+{
+	struct chain_state state;
+	int err;
+
+	err = state_open(&state, chain);
+	if (err == -ENOENT)
+		return 0; /* not deployed, or already down */
+	if (err == -EBUSY) {
+		calvin_err("chain '%s' is being changed by another calvin; try again", chain);
+		return CALVIN_EXIT_FAIL;
+	}
+	if (err) {
+		calvin_err("cannot read the state of chain '%s': %s", chain, strerror(-err));
+		return CALVIN_EXIT_FAIL;
+	}
+	err = netns_backend.destroy(&state);
+	/* a journal is only dropped once everything it names is gone */
+	state_close(&state, err == 0);
+	rmdir("/sys/fs/bpf/calvin");
+	return err ? CALVIN_EXIT_FAIL : 0;
+}
+
+static int down_all(void)
+{
+	struct dirent *de;
+	int rc = 0, r;
+	size_t n;
+	DIR *dir;
+
+	dir = opendir(calvin_run_dir());
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		n = strlen(de->d_name);
+		if (n <= 6 || strcmp(de->d_name + n - 6, ".state"))
+			continue;
+		de->d_name[n - 6] = '\0';
+		r = chain_down(de->d_name);
+		if (r)
+			rc = r;
+	}
+	closedir(dir);
+	return rc;
+}
+
+int cmd_down(int argc, char **argv)
+{
+	int rc;
+
+	if (argc != 2 || argv[1][0] == '\0') {
+		calvin_err("usage: calvin down CHAIN | --all");
+		return CALVIN_EXIT_USAGE;
+	}
+	rc = need_root("calvin down");
+	if (rc)
+		return rc;
+	if (!strcmp(argv[1], "--all"))
+		return down_all();
+	if (strchr(argv[1], '/')) {
+		calvin_err("'%s' is not a chain name; give the name from the spec's 'name:' key",
+			   argv[1]);
+		return CALVIN_EXIT_USAGE;
+	}
+	return chain_down(argv[1]);
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* calvin up CHAIN.yaml: deploy a chain. Every resource is journalled before
+ * it is made; a failure undoes everything, a crash leaves the journal for
+ * `calvin down`. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "commands.h"
+#include "util.h"
+
+/* Keep a copy of the spec: `probe`, `status` and `down` need what was deployed,
+ * whatever happens to the file afterwards. */
+static int copy_file(const char *from, const char *to)
+{
+	char buf[8192];
+	int in, out, err = 0;
+	ssize_t n;
+
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (out < 0) {
+		err = -errno;
+		goto close_in;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n) {
+			err = -EIO;
+			break;
+		}
+	if (n < 0)
+		err = -errno;
+	close(out);
+close_in:
+	close(in);
+	return err;
+}
+
+/* The chain's own files: spec copy, log dir, bpffs pin root. */
+static int chain_files(struct deploy *d)
+{
+	const char *name = d->spec->name;
+	char path[PATH_MAX];
+	int err;
+
+	state_file(path, sizeof(path), name, ".yaml");
+	err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
+	if (!err)
+		err = copy_file(d->spec->path, path);
+	if (err)
+		return err;
+	state_file(path, sizeof(path), name, ".d");
+	err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
+	if (!err)
+		err = mkdir_p(path, 0700);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "/sys/fs/bpf/calvin/%s", name);
+	err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
+	return err ? err : mkdir_p(path, 0700);
+}
+
+static int deploy(struct deploy *d, const struct node_backend *be)
+{
+	const struct calvin_chain_spec *s = d->spec;
+	const char *nodes[CALVIN_MAX_VNFS + 2];
+	unsigned int n, i;
+	int err;
+
+	err = chain_files(d);
+	n = chain_nodes(s, nodes);
+	for (i = 0; !err && i < n; i++)
+		err = be->node_create(d, nodes[i]);
+	for (i = 0; !err && i + 1 < n; i++)
+		err = be->link_create(d, nodes[i], nodes[i + 1]);
+	if (!err)
+		err = be->endpoints_setup(d);
+	for (i = 0; !err && i < s->nr_vnfs; i++)
+		if (s->vnfs[i].space == CALVIN_KERNEL)
+			err = be->kernel_vnf(d, i);
+	if (!err)
+		err = be->server(d);
+	/* user VNFs last: their veth peers must already have XDP programs */
+	for (i = 0; !err && i < s->nr_vnfs; i++)
+		if (s->vnfs[i].space == CALVIN_USER)
+			err = be->user_vnf(d, i);
+	return err;
+}
+
+static void print_up(const struct deploy *d)
+{
+	const struct calvin_chain_spec *s = d->spec;
+	unsigned int i;
+
+	if (calvin_json) {
+		printf("{\"chain\":\"%s\",\"up\":true}\n", s->name);
+		return;
+	}
+	printf("chain %s is up: probe", s->name);
+	for (i = 0; i < s->nr_vnfs; i++) {
+		printf(" -> %s (%s", s->vnfs[i].name, calvin_space_name(s->vnfs[i].space));
+		if (d->vnf_cpu[i] >= 0)
+			printf(", cpu %d", d->vnf_cpu[i]);
+		printf(")");
+	}
+	printf(" -> %s\n", s->server.name);
+}
+
+int chain_up(const struct calvin_chain_spec *spec)
+{
+	const struct node_backend *be = &netns_backend;
+	struct chain_state state;
+	struct calvin_plan plan;
+	struct deploy d = { .spec = spec, .state = &state };
+	int rc, err;
+
+	rc = need_root("calvin up");
+	if (rc)
+		return rc;
+	if (spec->backend != CALVIN_BACKEND_NETNS) {
+		calvin_err("%s: backend libvirt is not available yet; use 'backend: netns'",
+			   spec->path);
+		return CALVIN_EXIT_USAGE;
+	}
+	rc = check_probe_size(spec, spec->probe.size);
+	if (!rc)
+		rc = make_plan(spec, &plan);
+	if (rc)
+		return rc;
+	memcpy(d.vnf_cpu, plan.vnf_cpu, sizeof(d.vnf_cpu));
+	err = ensure_bpffs();
+	if (err) {
+		calvin_err("cannot mount bpffs on /sys/fs/bpf: %s; XDP maps need it", strerror(-err));
+		return CALVIN_EXIT_USAGE;
+	}
+	err = state_create(&state, spec->name);
+	if (err == -EEXIST || err == -EBUSY) {
+		calvin_err("chain '%s' is already deployed; run 'calvin down %s' first", spec->name,
+			   spec->name);
+		return CALVIN_EXIT_USAGE;
+	} else if (err) {
+		calvin_err("cannot create the state of chain '%s' in %s: %s", spec->name,
+			   calvin_run_dir(), strerror(-err));
+		return CALVIN_EXIT_FAIL;
+	}
+	err = deploy(&d, be);
+	if (err) {
+		/* nothing half-created: undo what the journal says was started */
+		be->destroy(&state);
+		state_close(&state, true);
+		return err == -EOPNOTSUPP ? CALVIN_EXIT_USAGE : CALVIN_EXIT_FAIL;
+	}
+	state_close(&state, false);
+	print_up(&d);
+	return 0;
+}
+
+int cmd_up(int argc, char **argv)
+{
+	struct calvin_chain_spec spec;
+	int rc;
+
+	if (argc != 2) {
+		calvin_err("usage: calvin up CHAIN.yaml");
+		return CALVIN_EXIT_USAGE;
+	}
+	rc = load_spec(argv[1], &spec);
+	return rc ? rc : chain_up(&spec);
+}

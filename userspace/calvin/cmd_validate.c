@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* calvin validate CHAIN.yaml: parse and check a spec; create nothing. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "commands.h"
+#include "util.h"
+
+int cmd_validate(int argc, char **argv)
+{
+	struct calvin_chain_spec spec;
+	int rc;
+
+	if (argc != 2) {
+		calvin_err("usage: calvin validate CHAIN.yaml");
+		return CALVIN_EXIT_USAGE;
+	}
+	rc = load_spec(argv[1], &spec);
+	if (rc)
+		return rc;
+	if (calvin_json)
+		printf("{\"file\":\"%s\",\"valid\":true,\"chain\":\"%s\",\"vnfs\":%u,"
+		       "\"budget_ns\":%" PRIu64 "}\n",
+		       argv[1], spec.name, spec.nr_vnfs, spec.budget_ns);
+	else
+		printf("%s: chain %s is valid: %u VNF%s, budget %.3f us\n", argv[1], spec.name,
+		       spec.nr_vnfs, spec.nr_vnfs == 1 ? "" : "s", spec.budget_ns / 1e3);
+	return 0;
+}

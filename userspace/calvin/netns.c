@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The netns backend: one network namespace per node, veth pairs as links,
+ * kernel VNFs as XDP programs on the node's veths, user VNFs as pinned
+ * processes inside the node's namespace. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "loader.h"
+#include "netns.h"
+#include "util.h"
+
+#define VNF_READY_TIMEOUT_MS 30000
+
+void node_netns(char *out, size_t len, const char *chain, const char *node)
+{
+	snprintf(out, len, "calvin-%s-%s", chain, node);
+}
+
+void vnf_pin_dir(char *out, size_t len, const char *chain, const char *node)
+{
+	snprintf(out, len, "/sys/fs/bpf/calvin/%s/%s", chain, node);
+}
+
+void vnf_file_prefix(char *out, size_t len, const char *chain, const char *node)
+{
+	snprintf(out, len, "calvin-%s-%s", chain, node);
+}
+
+unsigned int chain_nodes(const struct calvin_chain_spec *spec, const char *out[])
+{
+	unsigned int n = 0, i;
+
+	out[n++] = "probe";
+	for (i = 0; i < spec->nr_vnfs; i++)
+		out[n++] = spec->vnfs[i].name;
+	out[n++] = spec->server.name;
+	return n;
+}
+
+/* Write a sysctl of the current network namespace. */
+static int write_sysctl(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int netns_node_create(struct deploy *d, const char *node)
+{
+	char ns[128];
+	int err, saved;
+
+	node_netns(ns, sizeof(ns), d->spec->name, node);
+	err = state_add(d->state, ST_NETNS, ns, NULL, 0, 0);
+	if (err)
+		return err;
+	if (RUN("ip", "netns", "add", ns))
+		return -EIO;
+	err = netns_enter(ns, &saved);
+	if (err)
+		return err;
+	/* No IPv6 chatter (DAD, router solicitations) through a latency chain. */
+	write_sysctl("/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
+	write_sysctl("/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
+	netns_leave(saved);
+	return RUN("ip", "-n", ns, "link", "set", "lo", "up") ? -EIO : 0;
+}
+
+/* a's east to b's west; created straight into the two namespaces, so
+ * deleting either namespace deletes the pair: nothing to journal. */
+static int netns_link_create(struct deploy *d, const char *a, const char *b)
+{
+	char nsa[128], nsb[128];
+
+	node_netns(nsa, sizeof(nsa), d->spec->name, a);
+	node_netns(nsb, sizeof(nsb), d->spec->name, b);
+	if (RUN("ip", "link", "add", IF_EAST, "netns", nsa, "type", "veth", "peer", "name", IF_WEST,
+		"netns", nsb))
+		return -EIO;
+	if (RUN("ip", "-n", nsa, "link", "set", IF_EAST, "up") ||
+	    RUN("ip", "-n", nsb, "link", "set", IF_WEST, "up"))
+		return -EIO;
+	return 0;
+}
+
+/* MAC of IFNAME in NODE's namespace. */
+int node_mac_of(const char *chain, const char *node, const char *ifname, uint8_t mac[6])
+{
+	char ns[128];
+	int err, saved;
+
+	node_netns(ns, sizeof(ns), chain, node);
+	err = netns_enter(ns, &saved);
+	if (err)
+		return err;
+	err = if_mac(ifname, mac);
+	netns_leave(saved);
+	return err;
+}
+
+static int node_mac(struct deploy *d, const char *node, const char *ifname, uint8_t mac[6])
+{
+	return node_mac_of(d->spec->name, node, ifname, mac);
+}
+
+/* An endpoint: address, a static neighbour for the far endpoint (no ARP
+ * crosses the chain: VNFs rewrite MACs), checksums in software (offloaded
+ * UDP checksums are not filled in after XDP_REDIRECT). */
+static int endpoint_setup(struct deploy *d, const char *node, const char *ifname,
+			  const char *addr, const char *far_addr, const char *hop_node,
+			  const char *hop_if)
+{
+	char ns[128], cidr[32], macs[18];
+	uint8_t mac[6];
+	int err;
+
+	node_netns(ns, sizeof(ns), d->spec->name, node);
+	err = node_mac(d, hop_node, hop_if, mac);
+	if (err)
+		return err;
+	mac_str(mac, macs);
+	snprintf(cidr, sizeof(cidr), "%s/%s", addr, CHAIN_PREFIXLEN);
+	if (RUN("ip", "-n", ns, "addr", "add", cidr, "dev", ifname) ||
+	    RUN("ip", "-n", ns, "neigh", "replace", far_addr, "lladdr", macs, "dev", ifname,
+		"nud", "permanent") ||
+	    RUN("ip", "netns", "exec", ns, "ethtool", "-K", ifname, "tx", "off"))
+		return -EIO;
+	return 0;
+}
+
+static int netns_endpoints_setup(struct deploy *d)
+{
+	const struct calvin_chain_spec *s = d->spec;
+	const char *first = s->vnfs[0].name, *last = s->vnfs[s->nr_vnfs - 1].name;
+	int err;
+
+	err = endpoint_setup(d, "probe", IF_EAST, PROBE_ADDR, SERVER_ADDR, first, IF_WEST);
+	if (err)
+		return err;
+	return endpoint_setup(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, last, IF_EAST);
+}
+
+/* The node on the other side of a VNF's west and east links. */
+const char *west_of(const struct calvin_chain_spec *s, unsigned int i)
+{
+	return i == 0 ? "probe" : s->vnfs[i - 1].name;
+}
+
+const char *east_of(const struct calvin_chain_spec *s, unsigned int i)
+{
+	return i + 1 == s->nr_vnfs ? s->server.name : s->vnfs[i + 1].name;
+}
+
+/* Journal, then attach, an XDP program on one interface of a node. */
+static int xdp_intent(struct deploy *d, const char *node, const char *ifname)
+{
+	char ns[128];
+
+	node_netns(ns, sizeof(ns), d->spec->name, node);
+	return state_add(d->state, ST_XDP, ns, ifname, 0, 0);
+}
+
+static int netns_kernel_vnf(struct deploy *d, unsigned int i)
+{
+	const struct calvin_chain_spec *s = d->spec;
+	const char *node = s->vnfs[i].name;
+	struct calvin_xdp_forward_cfg cfg = { 0 };
+	char ns[128], pin[PATH_MAX], obj_dir[PATH_MAX];
+	int err, saved;
+
+	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
+	vnf_pin_dir(pin, sizeof(pin), s->name, node);
+	node_netns(ns, sizeof(ns), s->name, node);
+	err = node_mac(d, west_of(s, i), IF_EAST, cfg.west_peer_mac);
+	if (!err)
+		err = node_mac(d, east_of(s, i), IF_WEST, cfg.east_peer_mac);
+	if (!err)
+		err = xdp_intent(d, node, IF_WEST);
+	if (!err)
+		err = xdp_intent(d, node, IF_EAST);
+	if (err)
+		return err;
+	cfg.obj_dir = obj_dir;
+	cfg.pin_dir = pin;
+	cfg.vnf_id = (uint16_t)i;
+	cfg.probe_port = (uint16_t)s->probe.port;
+	err = netns_enter(ns, &saved);
+	if (err)
+		return err;
+	cfg.west_ifindex = if_index(IF_WEST);
+	cfg.east_ifindex = if_index(IF_EAST);
+	err = calvin_xdp_forward_attach(&cfg);
+	netns_leave(saved);
+	if (err)
+		calvin_err("%s: Failed to attach XDP forwarder: %s", node, strerror(-err));
+	return err;
+}
+
+/* The server reflects probes in XDP and passes the rest to its own stack;
+ * the probe's veth gets a pass-through program so that it accepts the frames
+ * the first VNF redirects to it. */
+static int netns_server(struct deploy *d)
+{
+	const struct calvin_chain_spec *s = d->spec;
+	struct calvin_xdp_reflect_cfg rc = { 0 };
+	char ns[128], pin[PATH_MAX], obj_dir[PATH_MAX];
+	int err, saved;
+
+	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
+	vnf_pin_dir(pin, sizeof(pin), s->name, s->server.name);
+	err = xdp_intent(d, s->server.name, IF_WEST);
+	if (!err)
+		err = xdp_intent(d, "probe", IF_EAST);
+	if (err)
+		return err;
+	node_netns(ns, sizeof(ns), s->name, s->server.name);
+	err = netns_enter(ns, &saved);
+	if (err)
+		return err;
+	rc.obj_dir = obj_dir;
+	rc.pin_dir = pin;
+	rc.probe_port = (uint16_t)s->probe.port;
+	rc.ifindex = if_index(IF_WEST);
+	err = calvin_xdp_reflect_attach(&rc);
+	netns_leave(saved);
+	if (err) {
+		calvin_err("%s: Failed to attach XDP reflector: %s", s->server.name, strerror(-err));
+		return err;
+	}
+	node_netns(ns, sizeof(ns), s->name, "probe");
+	err = netns_enter(ns, &saved);
+	if (err)
+		return err;
+	err = calvin_xdp_pass_attach(obj_dir, if_index(IF_EAST));
+	netns_leave(saved);
+	if (err)
+		calvin_err("probe: Failed to attach XDP pass program: %s", strerror(-err));
+	return err;
+}
+
+const struct node_backend netns_backend = {
+	.name = "netns",
+	.node_create = netns_node_create,
+	.link_create = netns_link_create,
+	.endpoints_setup = netns_endpoints_setup,
+	.kernel_vnf = netns_kernel_vnf,
+	.server = netns_server,
+	.user_vnf = netns_user_vnf,
+	.destroy = netns_destroy,
+};

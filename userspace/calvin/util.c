@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Small helpers of the controller: errors, commands, namespaces, files. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <net/if.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/magic.h>
+
+#include "util.h"
+
+bool calvin_verbose;
+
+const char *calvin_run_dir(void)
+{
+	const char *d = getenv("CALVIN_RUN_DIR");
+
+	return d && *d ? d : "/run/calvin";
+}
+
+const char *calvin_lib_dir(void)
+{
+	static char dir[PATH_MAX];
+	const char *d = getenv("CALVIN_LIB_DIR");
+	ssize_t n;
+	char *slash;
+
+	if (d && *d)
+		return d;
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+	if (n <= 0)
+		return ".";
+	dir[n] = '\0';
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	return dir;
+}
+
+void calvin_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("calvin: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void calvin_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!calvin_verbose)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int run_cmd(const char *const argv[], bool quiet_fail)
+{
+	int status, devnull;
+	pid_t pid;
+
+	if (calvin_verbose) {
+		fputs("+", stderr);
+		for (const char *const *a = argv; *a; a++)
+			fprintf(stderr, " %s", *a);
+		fputc('\n', stderr);
+	}
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (!calvin_verbose) {
+			devnull = open("/dev/null", O_RDWR);
+			dup2(devnull, STDOUT_FILENO);
+			if (quiet_fail)
+				dup2(devnull, STDERR_FILENO);
+		}
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "calvin: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status))
+		status = WEXITSTATUS(status);
+	else
+		status = 128 + WTERMSIG(status);
+	if (status && !quiet_fail)
+		calvin_err("'%s %s ...' failed with status %d", argv[0], argv[1] ? argv[1] : "",
+			   status);
+	return status;
+}
+
+bool netns_exists(const char *name)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "/run/netns/%s", name);
+	return access(p, F_OK) == 0;
+}
+
+int netns_enter(const char *name, int *saved)
+{
+	char p[PATH_MAX];
+	int fd, err = 0;
+
+	snprintf(p, sizeof(p), "/run/netns/%s", name);
+	*saved = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (*saved < 0)
+		return -errno;
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		goto close_saved;
+	}
+	if (setns(fd, CLONE_NEWNET) < 0)
+		err = -errno;
+	close(fd);
+	if (!err)
+		return 0;
+close_saved:
+	close(*saved);
+	*saved = -1;
+	return err;
+}
+
+int netns_leave(int saved)
+{
+	int err = 0;
+
+	if (saved < 0)
+		return 0;
+	if (setns(saved, CLONE_NEWNET) < 0)
+		err = -errno;
+	close(saved);
+	return err;
+}
+
+int if_index(const char *ifname)
+{
+	unsigned int i = if_nametoindex(ifname);
+
+	return i ? (int)i : -errno;
+}
+
+int if_mac(const char *ifname, uint8_t mac[6])
+{
+	struct ifreq ifr = { 0 };
+	int fd, err = 0;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
+		err = -errno;
+	else
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	close(fd);
+	return err;
+}
+
+void mac_str(const uint8_t m[6], char out[18])
+{
+	snprintf(out, 18, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+}
+
+unsigned long long proc_start_time(pid_t pid)
+{
+	char p[64], buf[1024], *s;
+	unsigned long long st = 0;
+	FILE *f;
+	int field;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+	f = fopen(p, "re");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	/* the command name may hold spaces and parentheses: skip past the last ')' */
+	s = strrchr(buf, ')');
+	if (!s)
+		return 0;
+	/* s+2 is field 3 (state); field 22 is starttime */
+	s += 2;
+	for (field = 3; field < 22 && s; field++) {
+		s = strchr(s, ' ');
+		if (s)
+			s++;
+	}
+	if (s)
+		st = strtoull(s, NULL, 10);
+	return st;
+}
+
+static bool proc_is(pid_t pid, unsigned long long st)
+{
+	unsigned long long now = proc_start_time(pid);
+	char p[64], state[64] = "";
+	FILE *f;
+
+	if (!now || now != st)
+		return false;
+	/* a zombie that is not our child still shows in /proc: count it as gone */
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+	f = fopen(p, "re");
+	if (f) {
+		if (fscanf(f, "%*d (%*[^)]) %63s", state) != 1)
+			state[0] = '\0';
+		fclose(f);
+	}
+	return state[0] != 'Z';
+}
+
+bool proc_stop(pid_t pid, unsigned long long st, int timeout_ms)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int waited;
+
+	if (pid <= 1 || !proc_is(pid, st))
+		return false;
+	kill(pid, SIGTERM);
+	for (waited = 0; waited < timeout_ms; waited += 10) {
+		waitpid(pid, NULL, WNOHANG); /* reap it if it was ours */
+		if (!proc_is(pid, st))
+			return true;
+		nanosleep(&ts, NULL);
+	}
+	kill(pid, SIGKILL);
+	for (waited = 0; waited < 2000 && proc_is(pid, st); waited += 10) {
+		waitpid(pid, NULL, WNOHANG);
+		nanosleep(&ts, NULL);
+	}
+	return true;
+}
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	char tmp[PATH_MAX], *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, mode) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	if (remove(path) < 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+int rm_rf(const char *path)
+{
+	int err;
+
+	if (!path_exists(path))
+		return 0;
+	err = nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return err < 0 ? -errno : err;
+}
+
+bool path_exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+int ensure_bpffs(void)
+{
+	struct statfs fs;
+
+	if (statfs("/sys/fs/bpf", &fs) == 0 && fs.f_type == BPF_FS_MAGIC)
+		return 0;
+	if (mkdir_p("/sys/fs/bpf", 0755) < 0 ||
+	    mount("bpf", "/sys/fs/bpf", "bpf", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0700") < 0)
+		return -errno;
+	return 0;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* Small helpers of the controller: errors, commands, namespaces, files. */
+#ifndef CALVIN_UTIL_H
+#define CALVIN_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Exit codes: 2 for what the user can fix (bad input, not root, missing
+ * kernel feature), 1 for a failure while doing the work. */
+#define CALVIN_EXIT_USAGE 2
+#define CALVIN_EXIT_FAIL 1
+
+/* Where calvin keeps per-chain state (tmpfs: gone at reboot, like the
+ * namespaces it describes). Overridable for tests with CALVIN_RUN_DIR. */
+const char *calvin_run_dir(void);
+/* Directory of build artefacts (the kernel/ objects and calvin-vnf): the calvin
+ * binary's own directory, or CALVIN_LIB_DIR. */
+const char *calvin_lib_dir(void);
+
+/* One line on stderr, prefixed "calvin: ". */
+void calvin_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Same, only when -v was given. */
+void calvin_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern bool calvin_verbose;
+
+/* Run argv (a NULL-terminated list) and wait. Output goes to the calvin
+ * log when not verbose. Returns the exit status, or -errno. When quiet_fail
+ * is false, a non-zero status is reported in one line. */
+int run_cmd(const char *const argv[], bool quiet_fail);
+#define RUN(...) run_cmd((const char *const[]){ __VA_ARGS__, NULL }, false)
+#define RUN_QUIET(...) run_cmd((const char *const[]){ __VA_ARGS__, NULL }, true)
+
+/* Network namespaces by name (/run/netns/NAME). */
+bool netns_exists(const char *name);
+/* Enter the namespace in the calling thread; *saved gets an fd of the
+ * current one for netns_leave(). */
+int netns_enter(const char *name, int *saved);
+int netns_leave(int saved);
+/* Interface facts inside the current namespace. */
+int if_index(const char *ifname);
+int if_mac(const char *ifname, uint8_t mac[6]);
+void mac_str(const uint8_t mac[6], char out[18]);
+
+/* Process identity that survives PID reuse: start time in clock ticks
+ * since boot (field 22 of /proc/PID/stat); 0 if the process is gone. */
+unsigned long long proc_start_time(pid_t pid);
+/* SIGTERM, wait up to timeout_ms, then SIGKILL; only if pid still has
+ * start time st. Returns true if it was running. */
+bool proc_stop(pid_t pid, unsigned long long st, int timeout_ms);
+
+int mkdir_p(const char *path, mode_t mode);
+/* rm -rf that does not follow symlinks and treats "missing" as done. */
+int rm_rf(const char *path);
+bool path_exists(const char *path);
+int ensure_bpffs(void);
+
+#endif /* CALVIN_UTIL_H */

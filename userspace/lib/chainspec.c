@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Chain spec parser: walks a libyaml document into struct calvin_chain_spec. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <calvin/telemetry.h>
+
+#include "chainspec_priv.h"
+
+static void join_keys(const struct spec_key *keys, char *buf, size_t size)
+{
+	const char *words[SPEC_MAX_KEYS + 1];
+	int i;
+
+	for (i = 0; keys[i].name; i++)
+		words[i] = keys[i].name;
+	words[i] = NULL;
+	calvin_spec_join_words(words, buf, size);
+}
+
+static int walk_mapping(struct spec_ctx *c, yaml_node_t *map, const char *what,
+			const struct spec_key *keys, void *obj, struct spec_seen *seen);
+static int set_vnfs(struct spec_ctx *c, yaml_node_t *n);
+
+static int set_section(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n, void *obj)
+{
+	struct spec_seen seen;
+	char list[128];
+	int err;
+
+	/* "server:" with nothing under it means all defaults */
+	if (n->type == YAML_SCALAR_NODE && (!strcmp((char *)n->data.scalar.value, "") ||
+					    !strcmp((char *)n->data.scalar.value, "~") ||
+					    !strcmp((char *)n->data.scalar.value, "null")))
+		return 0;
+	if (n->type != YAML_MAPPING_NODE) {
+		join_keys(k->keys, list, sizeof(list));
+		return calvin_spec_err(c, n->start_mark,
+				       "%s must be a mapping; give it keys among: %s", k->name,
+				       list);
+	}
+	err = walk_mapping(c, n, k->name, k->keys, obj, &seen);
+	if (!err && k->after)
+		err = k->after(c, obj, &seen);
+	return err;
+}
+
+/* Enums are stored through memcpy of an int: the tables are untyped. */
+_Static_assert(sizeof(enum calvin_placement) == sizeof(int), "enums are int-sized");
+
+static int set_value(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n, void *obj)
+{
+	void *field = (char *)obj + k->off;
+	int err, word;
+
+	switch (k->type) {
+	case KEY_NAME:
+		return calvin_spec_set_name(c, k, n, field);
+	case KEY_DURATION:
+		return calvin_spec_set_duration(c, k, n, field);
+	case KEY_BOOL:
+		return calvin_spec_set_bool(c, k, n, field);
+	case KEY_WORD:
+		err = calvin_spec_set_word(c, k, n, &word);
+		if (!err)
+			memcpy(field, &word, sizeof(word));
+		return err;
+	case KEY_UINT:
+		return calvin_spec_set_uint(c, k, n, field);
+	case KEY_SECTION:
+		return set_section(c, k, n, field);
+	case KEY_VNFS:
+		return set_vnfs(c, n);
+	}
+	return -EINVAL;
+}
+
+static int key_index(const struct spec_key *keys, const char *name)
+{
+	int i;
+
+	for (i = 0; keys[i].name; i++)
+		if (!strcmp(keys[i].name, name))
+			return i;
+	return -1;
+}
+
+/* Applies each key of map in file order (so the first error in the file is
+ * the one reported), then reports the first missing required key. */
+static int walk_mapping(struct spec_ctx *c, yaml_node_t *map, const char *what,
+			const struct spec_key *keys, void *obj, struct spec_seen *seen)
+{
+	char buf[SHOWN_MAX + 4], list[128];
+	yaml_node_t *kn, *vn;
+	yaml_node_pair_t *pair;
+	const char *name;
+	int i, err;
+
+	memset(seen, 0, sizeof(*seen));
+	for (pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
+		kn = yaml_document_get_node(c->doc, pair->key);
+		vn = yaml_document_get_node(c->doc, pair->value);
+		if (!kn || !vn)
+			return calvin_spec_err(c, map->start_mark,
+					       "broken YAML document; report a bug");
+		join_keys(keys, list, sizeof(list));
+		if (kn->type != YAML_SCALAR_NODE)
+			return calvin_spec_err(c, kn->start_mark,
+					       "keys of %s must be plain words; valid keys: %s",
+					       what, list);
+		name = (const char *)kn->data.scalar.value;
+		i = key_index(keys, name);
+		if (i < 0 || strlen(name) != kn->data.scalar.length)
+			return calvin_spec_err(c, kn->start_mark,
+					       "unknown key '%s' in %s; valid keys: %s",
+					       calvin_spec_shown(name, buf), what, list);
+		if (seen->key[i])
+			return calvin_spec_err(
+			    c, kn->start_mark,
+			    "duplicate key '%s' in %s (first at line %zu); keep only one", name,
+			    what, seen->key[i]->start_mark.line + 1);
+		seen->key[i] = kn;
+		seen->val[i] = vn;
+		err = set_value(c, &keys[i], vn, obj);
+		if (err)
+			return err;
+	}
+	for (i = 0; keys[i].name; i++)
+		if (keys[i].required && !seen->key[i])
+			return calvin_spec_err(c, map->start_mark,
+					       "missing required key '%s' in %s; add %s",
+					       keys[i].name, what, keys[i].required);
+	return 0;
+}
+
+enum { VNF_NAME, VNF_KIND, VNF_SPACE, VNF_BURST, VNF_PMD };
+
+static const struct spec_key vnf_keys[] = {
+    [VNF_NAME] = {.name = "name",
+		  .type = KEY_NAME,
+		  .off = offsetof(struct calvin_vnf_spec, name),
+		  .required = "a name, e.g. 'name: fwd-k'"},
+    [VNF_KIND] = {.name = "kind",
+		  .type = KEY_WORD,
+		  .off = offsetof(struct calvin_vnf_spec, kind),
+		  .words = calvin_vnf_kind_words,
+		  .required = "'kind: forward'"},
+    [VNF_SPACE] = {.name = "space",
+		   .type = KEY_WORD,
+		   .off = offsetof(struct calvin_vnf_spec, space),
+		   .words = calvin_space_words,
+		   .required = "'space: kernel' or 'space: user'"},
+    [VNF_BURST] = {.name = "burst",
+		   .type = KEY_UINT,
+		   .off = offsetof(struct calvin_vnf_spec, burst),
+		   .min = 1,
+		   .max = 512},
+    [VNF_PMD] = {.name = "pmd",
+		 .type = KEY_WORD,
+		 .off = offsetof(struct calvin_vnf_spec, pmd),
+		 .words = calvin_pmd_words},
+    {NULL},
+};
+
+static int vnf_after(struct spec_ctx *c, struct calvin_vnf_spec *vnf, struct spec_seen *seen)
+{
+	static const int user_only[] = {VNF_BURST, VNF_PMD};
+	unsigned int i;
+	int k;
+
+	if (vnf->space == CALVIN_USER)
+		return 0;
+	for (i = 0; i < sizeof(user_only) / sizeof(user_only[0]); i++) {
+		k = user_only[i];
+		if (seen->key[k])
+			return calvin_spec_err(
+			    c, seen->key[k]->start_mark,
+			    "%s applies to user-space VNFs only; remove it or set 'space: user'",
+			    vnf_keys[k].name);
+	}
+	return 0;
+}
+
+static int set_vnfs(struct spec_ctx *c, yaml_node_t *n)
+{
+	struct calvin_vnf_spec *vnf;
+	struct spec_seen seen;
+	yaml_node_item_t *item;
+	yaml_node_t *in;
+	char what[32];
+	unsigned int i;
+	int err;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return calvin_spec_err(
+		    c, n->start_mark,
+		    "vnfs must be a list of 1 to %d VNFs; write one '- name: ...' item per VNF",
+		    CALVIN_MAX_VNFS);
+	if (n->data.sequence.items.start == n->data.sequence.items.top)
+		return calvin_spec_err(c, n->start_mark,
+				       "vnfs is empty; list 1 to %d VNFs, probe side first",
+				       CALVIN_MAX_VNFS);
+	for (item = n->data.sequence.items.start, i = 0; item < n->data.sequence.items.top;
+	     item++, i++) {
+		in = yaml_document_get_node(c->doc, *item);
+		if (!in)
+			return calvin_spec_err(c, n->start_mark,
+					       "broken YAML document; report a bug");
+		if (i >= CALVIN_MAX_VNFS)
+			return calvin_spec_err(c, in->start_mark,
+					       "too many VNFs: a chain holds at most %d; remove "
+					       "some or split the chain",
+					       CALVIN_MAX_VNFS);
+		if (in->type != YAML_MAPPING_NODE)
+			return calvin_spec_err(
+			    c, in->start_mark,
+			    "VNF %u must be a mapping; write '- name: ...' with kind and space",
+			    i + 1);
+		vnf = &c->spec->vnfs[i];
+		vnf->burst = 1;
+		vnf->pmd = CALVIN_PMD_AF_XDP;
+		vnf->pos.line = (int)in->start_mark.line + 1;
+		vnf->pos.col = (int)in->start_mark.column + 1;
+		snprintf(what, sizeof(what), "VNF %u", i + 1);
+		err = walk_mapping(c, in, what, vnf_keys, vnf, &seen);
+		if (!err)
+			err = vnf_after(c, vnf, &seen);
+		if (err)
+			return err;
+		c->vnf_name[i] = seen.val[VNF_NAME];
+		c->spec->nr_vnfs = i + 1;
+	}
+	return 0;
+}
+
+static int server_after(struct spec_ctx *c, void *obj, struct spec_seen *seen)
+{
+	c->server_name = seen->val[0];
+	return 0;
+}
+
+static const struct spec_key server_keys[] = {
+    {.name = "name", .type = KEY_NAME, .off = offsetof(struct calvin_server_spec, name)},
+    {.name = "kind",
+     .type = KEY_WORD,
+     .off = offsetof(struct calvin_server_spec, kind),
+     .words = calvin_server_kind_words},
+    {NULL},
+};
+
+static const struct spec_key probe_keys[] = {
+    {.name = "port",
+     .type = KEY_UINT,
+     .off = offsetof(struct calvin_probe_spec, port),
+     .min = 1,
+     .max = 65535},
+    {.name = "count",
+     .type = KEY_UINT,
+     .off = offsetof(struct calvin_probe_spec, count),
+     .min = 1,
+     .max = 10000000},
+    {.name = "rate",
+     .type = KEY_UINT,
+     .off = offsetof(struct calvin_probe_spec, rate),
+     .min = 1,
+     .max = 1000000},
+    {.name = "mode",
+     .type = KEY_WORD,
+     .off = offsetof(struct calvin_probe_spec, mode),
+     .words = calvin_probe_mode_words},
+    /* the telemetry block for a full chain must fit; 1472 fills a 1500 MTU */
+    {.name = "size",
+     .type = KEY_UINT,
+     .off = offsetof(struct calvin_probe_spec, size),
+     .min = CALVIN_TLM_LEN(CALVIN_MAX_VNFS),
+     .max = 1472},
+    {NULL},
+};
+
+static const struct spec_key chain_keys[] = {
+    {.name = "name",
+     .type = KEY_NAME,
+     .off = offsetof(struct calvin_chain_spec, name),
+     .required = "the chain's name, e.g. 'name: tactile-fwd'"},
+    {.name = "budget",
+     .type = KEY_DURATION,
+     .off = offsetof(struct calvin_chain_spec, budget_ns),
+     .required = "the RTT budget, e.g. 'budget: 350us'"},
+    {.name = "placement",
+     .type = KEY_WORD,
+     .off = offsetof(struct calvin_chain_spec, placement),
+     .words = calvin_placement_words},
+    {.name = "allow-sharing",
+     .type = KEY_BOOL,
+     .off = offsetof(struct calvin_chain_spec, allow_sharing)},
+    {.name = "backend",
+     .type = KEY_WORD,
+     .off = offsetof(struct calvin_chain_spec, backend),
+     .words = calvin_backend_words},
+    {.name = "vnfs",
+     .type = KEY_VNFS,
+     .off = 0,
+     .required = "a list of VNFs, e.g. '- name: fwd-k' items"},
+    {.name = "server",
+     .type = KEY_SECTION,
+     .off = offsetof(struct calvin_chain_spec, server),
+     .keys = server_keys,
+     .after = server_after},
+    {.name = "probe",
+     .type = KEY_SECTION,
+     .off = offsetof(struct calvin_chain_spec, probe),
+     .keys = probe_keys},
+    {NULL},
+};
+
+static bool written_later(const yaml_node_t *a, const yaml_node_t *b)
+{
+	return a->start_mark.line > b->start_mark.line ||
+	       (a->start_mark.line == b->start_mark.line &&
+		a->start_mark.column > b->start_mark.column);
+}
+
+/* VNF and server names become netns names and bpffs paths, so they must be
+ * distinct, and "probe" names the probe's own node. */
+static int check_names(struct spec_ctx *c)
+{
+	const char *name[CALVIN_MAX_VNFS + 1];
+	yaml_node_t *node[CALVIN_MAX_VNFS + 1], *a, *b;
+	unsigned int i, j, n = c->spec->nr_vnfs;
+
+	for (i = 0; i < n; i++) {
+		name[i] = c->spec->vnfs[i].name;
+		node[i] = c->vnf_name[i];
+	}
+	name[n] = c->spec->server.name;
+	node[n] = c->server_name;
+	for (i = 0; i <= n; i++)
+		if (node[i] && !strcmp(name[i], "probe"))
+			return calvin_spec_err(
+			    c, node[i]->start_mark,
+			    "node name 'probe' is reserved for the probe; choose another name");
+	for (i = 0; i <= n; i++) {
+		for (j = i + 1; j <= n; j++) {
+			if (strcmp(name[i], name[j]))
+				continue;
+			/* blame the one written later; a default name is written nowhere */
+			a = node[i];
+			b = node[j];
+			if (!b || (a && written_later(a, b))) {
+				a = node[j];
+				b = node[i];
+			}
+			if (!a)
+				return calvin_spec_err(
+				    c, b->start_mark,
+				    "node name '%s' is the server's default name; rename this VNF "
+				    "or set 'server: {name: ...}'",
+				    name[i]);
+			return calvin_spec_err(c, b->start_mark,
+					       "node name '%s' is used twice (first at line %zu); "
+					       "give each VNF and the server its own name",
+					       name[i], a->start_mark.line + 1);
+		}
+	}
+	return 0;
+}
+
+/* libyaml's reader errors carry a byte offset, not a mark. */
+static yaml_mark_t mark_at(const char *text, size_t len, size_t offset)
+{
+	yaml_mark_t m = {0};
+	size_t i;
+
+	for (i = 0; i < offset && i < len; i++) {
+		if (text[i] == '\n') {
+			m.line++;
+			m.column = 0;
+		} else {
+			m.column++;
+		}
+	}
+	return m;
+}
+
+static int syntax_error(struct spec_ctx *c, yaml_parser_t *p, const char *text, size_t len)
+{
+	yaml_mark_t m = p->problem_mark;
+	char where[64] = "";
+
+	if (p->error == YAML_MEMORY_ERROR) {
+		if (c->err && c->errlen)
+			snprintf(c->err, c->errlen,
+				 "%s: out of memory while parsing; free some memory", c->path);
+		return -ENOMEM;
+	}
+	if (p->error == YAML_READER_ERROR)
+		m = mark_at(text, len, p->problem_offset);
+	/* an unclosed quote or bracket is found far from where it opened */
+	if (p->context && p->context_mark.line != m.line)
+		snprintf(where, sizeof(where), " started at line %zu, column %zu",
+			 p->context_mark.line + 1, p->context_mark.column + 1);
+	return calvin_spec_err(c, m, "YAML syntax error: %s%s%s%s; fix the syntax here",
+			       p->problem ? p->problem : "unknown problem", p->context ? ", " : "",
+			       p->context ? p->context : "", where);
+}
+
+static void spec_defaults(struct calvin_chain_spec *spec, const char *path)
+{
+	memset(spec, 0, sizeof(*spec));
+	snprintf(spec->path, sizeof(spec->path), "%s", path);
+	spec->placement = CALVIN_PLACE_PINNED;
+	spec->backend = CALVIN_BACKEND_NETNS;
+	strcpy(spec->server.name, "server");
+	spec->server.kind = CALVIN_SERVER_ECHO;
+	spec->probe.port = 7357;
+	spec->probe.count = 1000;
+	spec->probe.rate = 1000;
+	spec->probe.mode = CALVIN_PROBE_PACED;
+	spec->probe.size = 256;
+}
+
+static int walk_chain(struct spec_ctx *c)
+{
+	yaml_node_t *root = yaml_document_get_root_node(c->doc);
+	struct spec_seen seen;
+	yaml_mark_t start = {0};
+	int err;
+
+	if (!root || root->type != YAML_MAPPING_NODE)
+		return calvin_spec_err(c, root ? root->start_mark : start,
+				       "the top level must be a mapping of keys (name, budget, "
+				       "vnfs, ...); start with 'name: CHAIN'");
+	err = walk_mapping(c, root, "the chain", chain_keys, c->spec, &seen);
+	if (err)
+		return err;
+	return check_names(c);
+}
+
+/* A second document would be silently ignored; say so instead. */
+static int check_one_document(struct spec_ctx *c, yaml_parser_t *parser, const char *text,
+			      size_t len)
+{
+	yaml_document_t extra;
+	yaml_node_t *root;
+	int err = 0;
+
+	if (!yaml_parser_load(parser, &extra))
+		return syntax_error(c, parser, text, len);
+	root = yaml_document_get_root_node(&extra);
+	if (root)
+		err = calvin_spec_err(
+		    c, root->start_mark,
+		    "a second YAML document; keep one chain per file, without '---' separators");
+	yaml_document_delete(&extra);
+	return err;
+}
+
+int calvin_spec_parse(const char *text, size_t len, const char *path,
+		      struct calvin_chain_spec *spec, char *err, size_t errlen)
+{
+	struct spec_ctx c = {
+	    .path = path ? path : "<input>", .err = err, .errlen = errlen, .spec = spec};
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	int ret;
+
+	if (err && errlen)
+		err[0] = 0;
+	spec_defaults(spec, c.path);
+	if (!yaml_parser_initialize(&parser))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)(text ? text : ""),
+				     text ? len : 0);
+	if (!yaml_parser_load(&parser, &doc)) {
+		ret = syntax_error(&c, &parser, text, len);
+		goto out_parser;
+	}
+	c.doc = &doc;
+	ret = check_one_document(&c, &parser, text, len);
+	if (!ret)
+		ret = walk_chain(&c);
+	yaml_document_delete(&doc);
+out_parser:
+	yaml_parser_delete(&parser);
+	return ret;
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Chain spec vocabulary: enum words, name rules and durations; no YAML here. */
+#include <errno.h>
+#include <string.h>
+
+#include "chainspec.h"
+
+const char *const calvin_vnf_kind_words[] = {[CALVIN_VNF_FORWARD] = "forward", NULL};
+const char *const calvin_space_words[] = {[CALVIN_KERNEL] = "kernel", [CALVIN_USER] = "user", NULL};
+const char *const calvin_placement_words[] = {[CALVIN_PLACE_SHARED] = "shared",
+					      [CALVIN_PLACE_PINNED] = "pinned",
+					      [CALVIN_PLACE_ISOLATED] = "isolated",
+					      NULL};
+const char *const calvin_backend_words[] = {
+    [CALVIN_BACKEND_NETNS] = "netns", [CALVIN_BACKEND_LIBVIRT] = "libvirt", NULL};
+const char *const calvin_pmd_words[] = {
+    [CALVIN_PMD_AF_XDP] = "af_xdp", [CALVIN_PMD_AF_PACKET] = "af_packet", NULL};
+const char *const calvin_server_kind_words[] = {[CALVIN_SERVER_ECHO] = "echo", NULL};
+const char *const calvin_probe_mode_words[] = {
+    [CALVIN_PROBE_PACED] = "paced", [CALVIN_PROBE_PINGPONG] = "ping-pong", NULL};
+
+int calvin_word_lookup(const char *const *words, const char *s)
+{
+	int i;
+
+	for (i = 0; words[i]; i++)
+		if (!strcmp(words[i], s))
+			return i;
+	return -1;
+}
+
+/* Bounds-checked table read, so a corrupt enum prints "?" instead of crashing. */
+static const char *word_of(const char *const *words, unsigned int v)
+{
+	unsigned int i;
+
+	for (i = 0; words[i]; i++)
+		if (i == v)
+			return words[i];
+	return "?";
+}
+
+const char *calvin_vnf_kind_name(enum calvin_vnf_kind k)
+{
+	return word_of(calvin_vnf_kind_words, k);
+}
+
+const char *calvin_space_name(enum calvin_space s)
+{
+	return word_of(calvin_space_words, s);
+}
+
+const char *calvin_placement_name(enum calvin_placement p)
+{
+	return word_of(calvin_placement_words, p);
+}
+
+const char *calvin_backend_name(enum calvin_backend b)
+{
+	return word_of(calvin_backend_words, b);
+}
+
+const char *calvin_pmd_name(enum calvin_pmd p)
+{
+	return word_of(calvin_pmd_words, p);
+}
+
+const char *calvin_server_kind_name(enum calvin_server_kind k)
+{
+	return word_of(calvin_server_kind_words, k);
+}
+
+const char *calvin_probe_mode_name(enum calvin_probe_mode m)
+{
+	return word_of(calvin_probe_mode_words, m);
+}
+
+bool calvin_name_valid(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	if (n == 0 || n > CALVIN_NAME_MAX || s[0] < 'a' || s[0] > 'z')
+		return false;
+	for (i = 1; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
+			return false;
+	return true;
+}
+
+static const struct {
+	const char *unit;
+	uint64_t ns;
+} duration_units[] = {
+    {"ns", 1},
+    {"us", 1000},
+    {"ms", 1000000},
+    {"s", 1000000000},
+};
+
+/* Decimals are computed in integers, so "0.35ms" is exactly 350000 ns;
+ * fractions of a nanosecond round to the nearest. */
+int calvin_parse_duration(const char *s, uint64_t *ns)
+{
+	unsigned __int128 frac_num = 0, frac_den = 1;
+	uint64_t whole = 0, scale = 0, frac_ns, v;
+	const char *p = s;
+	size_t i;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if (__builtin_mul_overflow(whole, 10, &whole) ||
+		    __builtin_add_overflow(whole, (uint64_t)(*p - '0'), &whole))
+			return -EINVAL;
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		/* digits past the 19th cannot change the rounded nanoseconds */
+		for (; *p >= '0' && *p <= '9'; p++) {
+			if (frac_den < 10000000000000000000ull) {
+				frac_num = frac_num * 10 + (unsigned int)(*p - '0');
+				frac_den *= 10;
+			}
+		}
+	}
+	for (i = 0; i < sizeof(duration_units) / sizeof(duration_units[0]); i++)
+		if (!strcmp(p, duration_units[i].unit))
+			scale = duration_units[i].ns;
+	if (!scale)
+		return -EINVAL;
+	frac_ns = (uint64_t)((frac_num * scale + frac_den / 2) / frac_den);
+	if (__builtin_mul_overflow(whole, scale, &v) || __builtin_add_overflow(v, frac_ns, &v))
+		return -EINVAL;
+	*ns = v;
+	return 0;
+}

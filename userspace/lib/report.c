@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Probe report: the result of a run as text or JSON, and the verdict. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define LABEL_LEN 96
+
+/* Three significant digits in the largest unit that keeps the value >= 1:
+ * 812ns, 1.23us, 41.2us, 350us, 1.50ms. */
+const char *calvin_fmt_ns(char *buf, uint64_t ns)
+{
+	static const struct {
+		uint64_t div;
+		const char *unit;
+	} units[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "us"}};
+	unsigned int i;
+	double v;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (ns < units[i].div)
+			continue;
+		v = (double)ns / (double)units[i].div;
+		snprintf(buf, CALVIN_DUR_LEN, "%.*f%s", v < 10 ? 2 : v < 100 ? 1 : 0, v, units[i].unit);
+		return buf;
+	}
+	snprintf(buf, CALVIN_DUR_LEN, "%" PRIu64 "ns", ns);
+	return buf;
+}
+
+static const char *vnf_name(const struct calvin_chain_spec *spec, uint16_t id, char *buf)
+{
+	if (id < spec->nr_vnfs)
+		return spec->vnfs[id].name;
+	snprintf(buf, CALVIN_NAME_MAX + 1, "vnf#%u", id);
+	return buf;
+}
+
+static const char *space_name(uint8_t space)
+{
+	return space == CALVIN_SPACE_KERNEL ? "kernel" : space == CALVIN_SPACE_USER ? "user" : "?";
+}
+
+static const char *mode_name(enum calvin_probe_mode m)
+{
+	return m == CALVIN_PROBE_PINGPONG ? "ping-pong" : "paced";
+}
+
+/* Link i goes into position i; link nr_pos is the last hop -> probe. */
+static void link_label(const struct calvin_chain_spec *spec, const struct calvin_probe_result *r,
+		       unsigned int i, char *buf)
+{
+	char a[CALVIN_NAME_MAX + 1], b[CALVIN_NAME_MAX + 1];
+	const char *from = i == 0 ? "probe" : vnf_name(spec, r->pos[i - 1].vnf_id, a);
+	const char *to = i == r->nr_pos ? "probe" : vnf_name(spec, r->pos[i].vnf_id, b);
+	bool via = i < r->nr_pos && r->pos[i].via_server;
+
+	snprintf(buf, LABEL_LEN, "%s -> %s%s", from, via ? "server -> " : "", to);
+}
+
+const char *calvin_link_invalid(const struct calvin_probe_result *r, unsigned int i)
+{
+	bool end = i == 0 || i == r->nr_pos;
+	bool domain = i == r->nr_pos ? r->link_out_valid : r->pos[i].link_in_valid;
+
+	if (!domain)
+		return "clocks differ";
+	if (end && !r->end_links_valid)
+		return "clock step during the run";
+	return NULL;
+}
+
+static const struct calvin_hist *link_hist(const struct calvin_probe_result *r, unsigned int i)
+{
+	return i == r->nr_pos ? &r->link_out : &r->pos[i].link_in;
+}
+
+int calvin_verdict_text(const struct calvin_chain_spec *spec, const struct calvin_probe_result *r,
+			char *buf, size_t len)
+{
+	uint64_t p99 = calvin_hist_percentile(&r->rtt, 99);
+	bool over = spec->budget_ns && p99 > spec->budget_ns;
+	char d1[CALVIN_DUR_LEN], d2[CALVIN_DUR_LEN];
+	int n = 0;
+
+	if (!r->received) {
+		snprintf(buf, len, "failed: no replies (0/%" PRIu64 ")", r->sent);
+		return 1;
+	}
+	if (!over && !r->lost && !r->send_errors && !r->interrupted) {
+		if (spec->budget_ns)
+			snprintf(buf, len, "within budget (p99 RTT %s <= %s)", calvin_fmt_ns(d1, p99),
+				 calvin_fmt_ns(d2, spec->budget_ns));
+		else
+			snprintf(buf, len, "no loss, no budget set (p99 RTT %s)", calvin_fmt_ns(d1, p99));
+		return 0;
+	}
+	n = snprintf(buf, len, "%s:", over ? "over budget" : "failed");
+	if (over)
+		n += snprintf(buf + n, len - n, " p99 RTT %s > %s;", calvin_fmt_ns(d1, p99),
+			      calvin_fmt_ns(d2, spec->budget_ns));
+	if (r->lost)
+		n += snprintf(buf + n, len - n, " loss %" PRIu64 "/%" PRIu64 ";", r->lost, r->sent);
+	if (r->send_errors)
+		n += snprintf(buf + n, len - n, " %" PRIu64 " probes not sent;", r->send_errors);
+	if (r->interrupted)
+		n += snprintf(buf + n, len - n, " interrupted after %" PRIu64 " of %u probes;",
+			      r->sent, r->count);
+	buf[n - 1] = '\0'; /* the last ';' */
+	return 1;
+}
+
+int calvin_verdict(const struct calvin_chain_spec *spec, const struct calvin_probe_result *r)
+{
+	char buf[CALVIN_VERDICT_LEN];
+
+	return calvin_verdict_text(spec, r, buf, sizeof(buf));
+}
+
+/* ---- text ---- */
+
+/* p50 p90 p99 max in fixed columns, or why there is nothing to show */
+static void text_cols(FILE *f, const struct calvin_hist *h, const char *why)
+{
+	static const double pct[] = {50, 90, 99, 100};
+	char d[CALVIN_DUR_LEN];
+	unsigned int i;
+
+	if (why) {
+		fprintf(f, "  n/a (%s)\n", why);
+		return;
+	}
+	if (!h->count) {
+		fprintf(f, "  -\n");
+		return;
+	}
+	for (i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
+		fprintf(f, " %9s", calvin_fmt_ns(d, calvin_hist_percentile(h, pct[i])));
+	fputc('\n', f);
+}
+
+static void text_header(FILE *f, const struct calvin_chain_spec *spec,
+			const struct calvin_probe_result *r)
+{
+	char d1[CALVIN_DUR_LEN], d2[CALVIN_DUR_LEN];
+
+	fprintf(f, "chain %s: %u probes, ", spec->name, r->count);
+	if (r->mode == CALVIN_PROBE_PACED)
+		fprintf(f, "paced at %u/s", r->rate);
+	else
+		fprintf(f, "ping-pong");
+	fprintf(f, ", %u-byte payload, %u hop records, took %s%s\n", r->size, r->max_hops,
+		calvin_fmt_ns(d1, r->elapsed_ns), r->interrupted ? " (interrupted)" : "");
+	fprintf(f, "timestamps: %s", r->ts_source ? r->ts_source : "none");
+	if ((r->tx_fallback || r->rx_fallback) &&
+	    !(r->ts_source && !strcmp(r->ts_source, CALVIN_TS_USER)))
+		fprintf(f, ", user-space fallback for %" PRIu64 " send / %" PRIu64 " receive times",
+			r->tx_fallback, r->rx_fallback);
+	fprintf(f, "; hops: host CLOCK_MONOTONIC (offset to probe clock known to ±%s",
+		calvin_fmt_ns(d1, r->offset_unc_ns));
+	if (!r->end_links_valid)
+		fprintf(f, ", but it moved by %s: clock step",
+			calvin_fmt_ns(d2, (uint64_t)llabs(r->offset_step_ns)));
+	fprintf(f, ")\n");
+}
+
+static void text_rtt(FILE *f, const struct calvin_probe_result *r)
+{
+	const struct calvin_hist *h = &r->rtt;
+	char d[6][CALVIN_DUR_LEN];
+
+	if (!h->count) {
+		fprintf(f, "rtt      no replies\n");
+		return;
+	}
+	fprintf(f, "rtt      p50 %s  p90 %s  p99 %s  p99.9 %s  max %s  (min %s)\n",
+		calvin_fmt_ns(d[0], calvin_hist_percentile(h, 50)),
+		calvin_fmt_ns(d[1], calvin_hist_percentile(h, 90)),
+		calvin_fmt_ns(d[2], calvin_hist_percentile(h, 99)),
+		calvin_fmt_ns(d[3], calvin_hist_percentile(h, 99.9)), calvin_fmt_ns(d[4], h->max),
+		calvin_fmt_ns(d[5], h->min));
+}
+
+static void text_hops(FILE *f, const struct calvin_chain_spec *spec,
+		      const struct calvin_probe_result *r)
+{
+	char name[CALVIN_NAME_MAX + 1], label[LABEL_LEN];
+	unsigned int i;
+
+	if (!r->path_known && r->overflow) {
+		fprintf(f,
+			"hops     not shown: every reply overflowed its %u hop records "
+			"(pre-size more)\n",
+			r->max_hops);
+		return;
+	}
+	if (!r->nr_pos) {
+		fprintf(f, "hops     none recorded\n");
+		return;
+	}
+	fprintf(f, "%-28s %9s %9s %9s %9s\n", "hop residence", "p50", "p90", "p99", "max");
+	for (i = 0; i < r->nr_pos; i++) {
+		snprintf(label, sizeof(label), "%s (%s)", vnf_name(spec, r->pos[i].vnf_id, name),
+			 space_name(r->pos[i].space));
+		fprintf(f, "  %-22s %s", label, r->pos[i].dir == CALVIN_DIR_FWD ? "->" : "<-");
+		text_cols(f, &r->pos[i].residence, NULL);
+	}
+	fprintf(f, "%-28s %9s %9s %9s %9s\n", "link", "p50", "p90", "p99", "max");
+	for (i = 0; i <= r->nr_pos; i++) {
+		link_label(spec, r, i, label);
+		fprintf(f, "  %-26s", label);
+		text_cols(f, link_hist(r, i), calvin_link_invalid(r, i));
+	}
+}
+
+void calvin_report_text(FILE *f, const struct calvin_chain_spec *spec,
+			const struct calvin_probe_result *r)
+{
+	char verdict[CALVIN_VERDICT_LEN];
+	double pct = r->sent ? 100.0 * (double)r->lost / (double)r->sent : 0;
+
+	text_header(f, spec, r);
+	text_rtt(f, r);
+	text_hops(f, spec, r);
+	fprintf(f,
+		"loss %" PRIu64 "/%" PRIu64 " (%.2f%%)  reordered %" PRIu64 "  duplicates %" PRIu64
+		"\n",
+		r->lost, r->sent, pct, r->reordered, r->duplicates);
+	fprintf(f,
+		"hop records %u..%u  overflow %" PRIu64 "  misordered %" PRIu64
+		"  path mismatch %" PRIu64 "  bad replies %" PRIu64,
+		r->hops_min, r->hops_max, r->overflow, r->misordered, r->path_mismatch,
+		r->bad_replies);
+	if (r->foreign)
+		fprintf(f, "  other sessions %" PRIu64, r->foreign);
+	if (r->send_errors)
+		fprintf(f, "  send errors %" PRIu64, r->send_errors);
+	fputc('\n', f);
+	calvin_verdict_text(spec, r, verdict, sizeof(verdict));
+	fprintf(f, "verdict: %s\n", verdict);
+}
+
+/* ---- JSON ---- */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_hist(FILE *f, const struct calvin_hist *h)
+{
+	if (!h->count) {
+		fprintf(f, "{\"count\": 0}");
+		return;
+	}
+	fprintf(f,
+		"{\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"mean\": %.0f, \"p50\": %" PRIu64
+		", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"p99_9\": %" PRIu64
+		", \"max\": %" PRIu64 "}",
+		h->count, h->min, calvin_hist_mean(h), calvin_hist_percentile(h, 50),
+		calvin_hist_percentile(h, 90), calvin_hist_percentile(h, 99),
+		calvin_hist_percentile(h, 99.9), h->max);
+}
+
+static void json_head(FILE *f, const struct calvin_chain_spec *spec,
+		      const struct calvin_probe_result *r)
+{
+	fprintf(f, "{\n  \"chain\": ");
+	json_str(f, spec->name);
+	fprintf(f,
+		",\n  \"probe\": {\"count\": %u, \"mode\": \"%s\", \"rate\": %u, \"size\": %u, "
+		"\"max_hops\": %u, \"session\": %" PRIu32 ", \"elapsed_ns\": %" PRIu64
+		", \"interrupted\": %s},\n",
+		r->count, mode_name(r->mode), r->rate, r->size, r->max_hops, r->session,
+		r->elapsed_ns, r->interrupted ? "true" : "false");
+	fprintf(f, "  \"timestamps\": {\"source\": ");
+	json_str(f, r->ts_source ? r->ts_source : "none");
+	fprintf(f,
+		", \"tx_fallback\": %" PRIu64 ", \"rx_fallback\": %" PRIu64
+		", \"hop_clock\": \"host CLOCK_MONOTONIC\", \"offset_ns\": %" PRId64
+		", \"offset_uncertainty_ns\": %" PRIu64 ", \"offset_step_ns\": %" PRId64
+		", \"end_links_valid\": %s},\n",
+		r->tx_fallback, r->rx_fallback, r->offset_ns, r->offset_unc_ns, r->offset_step_ns,
+		r->end_links_valid ? "true" : "false");
+	fprintf(
+	    f,
+	    "  \"counts\": {\"sent\": %" PRIu64 ", \"received\": %" PRIu64 ", \"lost\": %" PRIu64
+	    ", \"duplicates\": %" PRIu64 ", \"reordered\": %" PRIu64 ", \"bad_replies\": %" PRIu64
+	    ", \"foreign\": %" PRIu64 ", \"send_errors\": %" PRIu64 ", \"overflow\": %" PRIu64
+	    ", \"misordered\": %" PRIu64 ", \"path_mismatch\": %" PRIu64
+	    ", \"hop_records_min\": %u, \"hop_records_max\": %u},\n",
+	    r->sent, r->received, r->lost, r->duplicates, r->reordered, r->bad_replies, r->foreign,
+	    r->send_errors, r->overflow, r->misordered, r->path_mismatch, r->hops_min, r->hops_max);
+	fprintf(f, "  \"rtt_ns\": ");
+	json_hist(f, &r->rtt);
+	fprintf(f, ",\n");
+}
+
+static void json_hops(FILE *f, const struct calvin_chain_spec *spec,
+		      const struct calvin_probe_result *r)
+{
+	char name[CALVIN_NAME_MAX + 1], label[LABEL_LEN];
+	unsigned int i;
+	const char *why;
+
+	fprintf(f, "  \"hops\": [");
+	for (i = 0; i < r->nr_pos; i++) {
+		const struct calvin_probe_pos *p = &r->pos[i];
+
+		fprintf(f, "%s\n    {\"position\": %u, \"vnf_id\": %u, \"name\": ", i ? "," : "", i,
+			p->vnf_id);
+		json_str(f, vnf_name(spec, p->vnf_id, name));
+		fprintf(f,
+			", \"space\": \"%s\", \"dir\": \"%s\", \"clock\": %u, \"residence_ns\": ",
+			space_name(p->space), p->dir == CALVIN_DIR_FWD ? "fwd" : "rev", p->clock);
+		json_hist(f, &p->residence);
+		fputc('}', f);
+	}
+	fprintf(f, "%s],\n  \"links\": [", r->nr_pos ? "\n  " : "");
+	for (i = 0; r->nr_pos && i <= r->nr_pos; i++) {
+		why = calvin_link_invalid(r, i);
+		link_label(spec, r, i, label);
+		fprintf(f, "%s\n    {\"label\": ", i ? "," : "");
+		json_str(f, label);
+		fprintf(f, ", \"via_server\": %s, \"valid\": %s, ",
+			i < r->nr_pos && r->pos[i].via_server ? "true" : "false",
+			why ? "false" : "true");
+		if (why) {
+			fprintf(f, "\"reason\": ");
+			json_str(f, why);
+		} else {
+			fprintf(f, "\"ns\": ");
+			json_hist(f, link_hist(r, i));
+		}
+		fputc('}', f);
+	}
+	fprintf(f, "%s],\n", r->nr_pos ? "\n  " : "");
+}
+
+void calvin_report_json(FILE *f, const struct calvin_chain_spec *spec,
+			const struct calvin_probe_result *r)
+{
+	char verdict[CALVIN_VERDICT_LEN];
+	int v = calvin_verdict_text(spec, r, verdict, sizeof(verdict));
+
+	json_head(f, spec, r);
+	json_hops(f, spec, r);
+	fprintf(f, "  \"budget_ns\": %" PRIu64 ",\n", spec->budget_ns);
+	fprintf(f, "  \"verdict\": {\"within_budget\": %s, \"p99_rtt_ns\": %" PRIu64 ", \"text\": ",
+		v ? "false" : "true", calvin_hist_percentile(&r->rtt, 99));
+	json_str(f, verdict);
+	fprintf(f, "}\n}\n");
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* Probe report: the result of a run as text or JSON, and the verdict. */
+#ifndef CALVIN_REPORT_H
+#define CALVIN_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "chainspec.h"
+#include "probe_stats.h"
+
+/* Human-readable report: RTT percentiles, a table of hops (residence) and
+ * of links, counts, and the verdict line. */
+void calvin_report_text(FILE *f, const struct calvin_chain_spec *spec,
+			const struct calvin_probe_result *r);
+/* The same content as one JSON object; times are integer nanoseconds. */
+void calvin_report_json(FILE *f, const struct calvin_chain_spec *spec,
+			const struct calvin_probe_result *r);
+/* 0 when the chain is within budget: p99 RTT <= spec->budget_ns (no
+ * budget: not checked), no loss, and at least one reply; 1 otherwise. */
+int calvin_verdict(const struct calvin_chain_spec *spec, const struct calvin_probe_result *r);
+
+/* Building blocks, exposed for tests. */
+#define CALVIN_DUR_LEN 24
+#define CALVIN_VERDICT_LEN 160
+/* ns as "12.3us"-style text in buf (CALVIN_DUR_LEN bytes); returns buf. */
+const char *calvin_fmt_ns(char *buf, uint64_t ns);
+/* NULL when link i (0: probe to first hop, nr_pos: last hop to probe) can be
+ * measured, else why not. */
+const char *calvin_link_invalid(const struct calvin_probe_result *r, unsigned int i);
+/* The verdict line into buf; returns what calvin_verdict() returns. */
+int calvin_verdict_text(const struct calvin_chain_spec *spec, const struct calvin_probe_result *r,
+			char *buf, size_t len);
+
+#endif /* CALVIN_REPORT_H */

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Command line of calvin-vnf: parsed before EAL init, since the EAL
+ * arguments are built from it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vnf.h"
+
+enum {
+	OPT_CHAIN = 256,
+	OPT_NAME,
+	OPT_VNF_ID,
+	OPT_LCORE,
+	OPT_BURST,
+	OPT_PMD,
+	OPT_WEST,
+	OPT_EAST,
+	OPT_WEST_PEER,
+	OPT_EAST_PEER,
+	OPT_PROBE_PORT,
+	OPT_TRANSFORM,
+	OPT_MEM_MB,
+	OPT_READY_FD,
+	OPT_HELP,
+};
+
+static const struct option vnf_options[] = {
+	{ "chain", required_argument, NULL, OPT_CHAIN },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "vnf-id", required_argument, NULL, OPT_VNF_ID },
+	{ "lcore", required_argument, NULL, OPT_LCORE },
+	{ "burst", required_argument, NULL, OPT_BURST },
+	{ "pmd", required_argument, NULL, OPT_PMD },
+	{ "west", required_argument, NULL, OPT_WEST },
+	{ "east", required_argument, NULL, OPT_EAST },
+	{ "west-peer", required_argument, NULL, OPT_WEST_PEER },
+	{ "east-peer", required_argument, NULL, OPT_EAST_PEER },
+	{ "probe-port", required_argument, NULL, OPT_PROBE_PORT },
+	{ "transform", required_argument, NULL, OPT_TRANSFORM },
+	{ "mem-mb", required_argument, NULL, OPT_MEM_MB },
+	{ "ready-fd", required_argument, NULL, OPT_READY_FD },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+void vnf_usage(FILE *out)
+{
+	fprintf(out, "usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU"
+		     " [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
+		     " [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
+		     " [--transform forward|echo] [--mem-mb 64] [--ready-fd FD]\n");
+}
+
+static int bad_arg(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, VNF_PROG ": --%s '%s': %s\n", opt, val, why);
+	return -EINVAL;
+}
+
+static int parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
+		      unsigned long *out)
+{
+	char buf[64];
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 0);
+	if (errno || end == s || *end || s[0] == '-' || *out < min || *out > max) {
+		snprintf(buf, sizeof(buf), "expected a number in %lu..%lu", min, max);
+		return bad_arg(opt, s, buf);
+	}
+	return 0;
+}
+
+/* Names become part of a file prefix and of telemetry output. */
+static int parse_name(const char *opt, const char *s, const char **out)
+{
+	size_t i, len = strlen(s);
+
+	if (len == 0 || len > VNF_NAME_MAX)
+		return bad_arg(opt, s, "expected 1 to 32 characters");
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '-' || c == '_' || c == '.'))
+			return bad_arg(opt, s, "use only letters, digits, '-', '_' and '.'");
+	}
+	*out = s;
+	return 0;
+}
+
+static int parse_ifname(const char *opt, const char *s, const char **out)
+{
+	/* IFNAMSIZ is 16 with the terminating NUL; ',' and '=' would break devargs */
+	if (strlen(s) == 0 || strlen(s) > 15 || strpbrk(s, ",= /"))
+		return bad_arg(opt, s, "not an interface name");
+	*out = s;
+	return 0;
+}
+
+static int parse_mac(const char *opt, const char *s, struct rte_ether_addr *mac, bool *has)
+{
+	if (rte_ether_unformat_addr(s, mac) < 0)
+		return bad_arg(opt, s, "expected a MAC address like 02:00:00:00:00:01");
+	*has = true;
+	return 0;
+}
+
+static int parse_pmd(const char *s, struct vnf_config *cfg)
+{
+	if (!strcmp(s, "af_xdp"))
+		cfg->pmd = VNF_PMD_AF_XDP;
+	else if (!strcmp(s, "af_packet"))
+		cfg->pmd = VNF_PMD_AF_PACKET;
+	else
+		return bad_arg("pmd", s, "expected af_xdp or af_packet");
+	cfg->pmd_forced = true;
+	return 0;
+}
+
+static int parse_ready_fd(const char *s, int *fd)
+{
+	unsigned long v;
+	int err;
+
+	err = parse_uint("ready-fd", s, 0, INT_MAX, &v);
+	if (err)
+		return err;
+	if (fcntl((int)v, F_GETFD) < 0)
+		return bad_arg("ready-fd", s, "not an open file descriptor");
+	*fd = (int)v;
+	return 0;
+}
+
+static int parse_transform(const char *s, struct vnf_config *cfg)
+{
+	cfg->transform = vnf_transform_find(s);
+	if (!cfg->transform) {
+		fprintf(stderr, VNF_PROG ": --transform '%s': unknown; known:", s);
+		vnf_transforms_list(stderr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
+{
+	unsigned long v;
+	int err;
+
+	switch (opt) {
+	case OPT_CHAIN:
+		return parse_name("chain", arg, &cfg->chain);
+	case OPT_NAME:
+		return parse_name("name", arg, &cfg->name);
+	case OPT_VNF_ID:
+		err = parse_uint("vnf-id", arg, 0, UINT16_MAX, &v);
+		cfg->vnf_id = (uint16_t)v;
+		return err;
+	case OPT_LCORE:
+		err = parse_uint("lcore", arg, 0, RTE_MAX_LCORE - 1, &v);
+		cfg->lcore = (unsigned int)v;
+		return err;
+	case OPT_BURST:
+		err = parse_uint("burst", arg, 1, VNF_MAX_BURST, &v);
+		cfg->burst = (uint16_t)v;
+		return err;
+	case OPT_PMD:
+		return parse_pmd(arg, cfg);
+	case OPT_WEST:
+		return parse_ifname("west", arg, &cfg->ifname[VNF_WEST]);
+	case OPT_EAST:
+		return parse_ifname("east", arg, &cfg->ifname[VNF_EAST]);
+	case OPT_WEST_PEER:
+		return parse_mac("west-peer", arg, &cfg->peer[VNF_WEST], &cfg->has_peer[VNF_WEST]);
+	case OPT_EAST_PEER:
+		return parse_mac("east-peer", arg, &cfg->peer[VNF_EAST], &cfg->has_peer[VNF_EAST]);
+	case OPT_PROBE_PORT:
+		err = parse_uint("probe-port", arg, 1, UINT16_MAX, &v);
+		cfg->probe_port = (uint16_t)v;
+		return err;
+	case OPT_TRANSFORM:
+		return parse_transform(arg, cfg);
+	case OPT_MEM_MB:
+		err = parse_uint("mem-mb", arg, 16, 65536, &v);
+		cfg->mem_mb = (unsigned int)v;
+		return err;
+	case OPT_READY_FD:
+		return parse_ready_fd(arg, &cfg->ready_fd);
+	}
+	return -EINVAL;
+}
+
+static int missing(const char *what)
+{
+	fprintf(stderr, VNF_PROG ": %s is required\n", what);
+	return -EINVAL;
+}
+
+/* What the options say together: each transform needs its ports and peers. */
+static int check_config(const struct vnf_config *cfg, bool have_id, bool have_lcore)
+{
+	if (!cfg->chain)
+		return missing("--chain");
+	if (!cfg->name)
+		return missing("--name");
+	if (!have_id)
+		return missing("--vnf-id");
+	if (!have_lcore)
+		return missing("--lcore");
+	if (!cfg->ifname[VNF_WEST])
+		return missing("--west");
+	if (!cfg->probe_port)
+		return missing("--probe-port");
+	if (cfg->transform->needs_east) {
+		if (!cfg->ifname[VNF_EAST])
+			return missing("--east (for --transform forward)");
+		if (!cfg->has_peer[VNF_WEST] || !cfg->has_peer[VNF_EAST])
+			return missing("--west-peer and --east-peer (for --transform forward)");
+	}
+	if (cfg->ifname[VNF_EAST] && !strcmp(cfg->ifname[VNF_WEST], cfg->ifname[VNF_EAST])) {
+		fprintf(stderr, VNF_PROG ": --west and --east name the same interface '%s'\n",
+			cfg->ifname[VNF_WEST]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Returns 0, 1 when help was asked for, or -EINVAL (message printed). */
+int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
+{
+	bool have_id = false, have_lcore = false;
+	int opt, err;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->burst = 1;
+	cfg->pmd = VNF_PMD_AF_XDP;
+	cfg->mem_mb = 64;
+	cfg->ready_fd = -1;
+	cfg->transform = vnf_transform_find("forward");
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "", vnf_options, NULL)) != -1) {
+		if (opt == OPT_HELP)
+			return 1;
+		if (opt == '?' || opt == ':') {
+			fprintf(stderr, VNF_PROG ": unknown option or missing value: '%s'\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+		err = parse_one(opt, optarg, cfg);
+		if (err)
+			return err;
+		have_id |= opt == OPT_VNF_ID;
+		have_lcore |= opt == OPT_LCORE;
+	}
+	if (optind < argc) {
+		fprintf(stderr, VNF_PROG ": unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	return check_config(cfg, have_id, have_lcore);
+}

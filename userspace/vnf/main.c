@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* calvin-vnf: a DPDK user-space VNF of a calvin chain. Its life: parse the
+ * command line, init the EAL, open the ports, wait for links, say ready,
+ * busy-poll until SIGTERM/SIGINT, then close the ports (which detaches
+ * af_xdp's XDP programs) and clean up. */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "vnf.h"
+
+#define VNF_LINK_TIMEOUT_MS 3000
+#define VNF_EAL_ARGS 16
+
+static const char *err_name = "?";
+
+void vnf_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, VNF_PROG ": %s: ", err_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void on_signal(int sig)
+{
+	vnf_quit = true;
+}
+
+static void signals_setup(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	/* a controller that died must not kill us with SIGPIPE on the ready fd */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Checked before the EAL sees it: the EAL would print its whole usage. */
+static int lcore_check(unsigned int lcore)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0) {
+		vnf_err("Failed to read the CPU affinity: %s", strerror(errno));
+		return -errno;
+	}
+	if (lcore >= CPU_SETSIZE || !CPU_ISSET(lcore, &set)) {
+		vnf_err("Failed to use lcore %u: CPU %u is not in this process's CPU affinity"
+			" (%d CPUs allowed)", lcore, lcore, CPU_COUNT(&set));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The EAL command line comes from ours: one lcore, no hugepages, a file
+ * prefix of our own so several VNFs (and their telemetry sockets) coexist. */
+static int eal_init(const struct vnf_config *cfg, const char *argv0)
+{
+	static char lcore[16], mem[16], prefix[16 + 2 * VNF_NAME_MAX], log[64];
+	const char *level = getenv("CALVIN_VNF_LOG_LEVEL");
+	char *args[VNF_EAL_ARGS];
+	int n = 0, ret;
+
+	snprintf(lcore, sizeof(lcore), "%u", cfg->lcore);
+	snprintf(mem, sizeof(mem), "%u", cfg->mem_mb);
+	snprintf(prefix, sizeof(prefix), "calvin-%s-%s", cfg->chain, cfg->name);
+	args[n++] = (char *)argv0;
+	args[n++] = "-l";
+	args[n++] = lcore;
+	args[n++] = "--no-huge";
+	args[n++] = "-m";
+	args[n++] = mem;
+	args[n++] = "--file-prefix";
+	args[n++] = prefix;
+	args[n++] = "--no-pci";
+	/* quiet unless asked: DPDK logs go to stdout and syslog, not to our one line */
+	snprintf(log, sizeof(log), "--log-level=%s", level ? level : "error");
+	args[n++] = log;
+	args[n] = NULL;
+
+	ret = rte_eal_init(n, args);
+	if (ret < 0) {
+		const char *log = vnf_log_first();
+
+		vnf_err("Failed to initialise DPDK's EAL (lcore %u, %u MB, prefix %s): %s%s%s%s",
+			cfg->lcore, cfg->mem_mb, prefix, rte_strerror(rte_errno), log ? " (" : "",
+			log ? log : "", log ? ")" : "");
+		return -rte_errno;
+	}
+	return 0;
+}
+
+static int ready_report(int fd)
+{
+	static const char line[] = "ready\n";
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = write(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n != (ssize_t)sizeof(line) - 1) {
+		vnf_err("Failed to report ready on fd %d: %s", fd,
+			n < 0 ? strerror(errno) : "short write");
+		return n < 0 ? -errno : -EIO;
+	}
+	return 0;
+}
+
+static int transform_setup(struct vnf *vnf)
+{
+	const struct vnf_transform *t = vnf->cfg.transform;
+	int err;
+
+	if (!t->setup)
+		return 0;
+	err = t->setup(vnf);
+	if (err)
+		vnf_err("Failed to set up transform %s: %s", t->name, strerror(-err));
+	return err;
+}
+
+static void transform_teardown(struct vnf *vnf)
+{
+	if (vnf->cfg.transform->teardown)
+		vnf->cfg.transform->teardown(vnf);
+}
+
+int main(int argc, char **argv)
+{
+	static struct vnf vnf;
+	int err;
+
+	/* 1. Our own arguments: the EAL's are built from them. */
+	err = vnf_args_parse(argc, argv, &vnf.cfg);
+	if (err) {
+		vnf_usage(err > 0 ? stdout : stderr);
+		return err > 0 ? 0 : 2;
+	}
+	err_name = vnf.cfg.name;
+	signals_setup();
+
+	/* 2. EAL on the one lcore we were given; its log is ours until we run. */
+	err = lcore_check(vnf.cfg.lcore);
+	if (err)
+		return 1;
+	vnf_log_capture();
+	err = eal_init(&vnf.cfg, argv[0]);
+	if (err)
+		return 1;
+	err = vnf_stats_register(&vnf);
+	if (err) {
+		vnf_err("Failed to register telemetry commands: %s", strerror(-err));
+		goto cleanup_eal;
+	}
+
+	/* 3. Transform state, mbuf pool and ports. */
+	err = transform_setup(&vnf);
+	if (err)
+		goto cleanup_eal;
+	err = vnf_ports_open(&vnf);
+	if (err)
+		goto teardown_transform;
+
+	/* 4. Links up: from here on we forward, so say so. */
+	err = vnf_ports_wait_link(&vnf, VNF_LINK_TIMEOUT_MS);
+	if (err)
+		goto close_ports;
+	vnf_log_release();
+	err = ready_report(vnf.cfg.ready_fd);
+	if (err)
+		goto close_ports;
+
+	/* 5. Busy-poll on our lcore (the main one) until a signal. */
+	rte_eal_mp_remote_launch(vnf_loop, &vnf, CALL_MAIN);
+	rte_eal_mp_wait_lcore();
+
+close_ports:
+	vnf_ports_close(&vnf);
+teardown_transform:
+	transform_teardown(&vnf);
+cleanup_eal:
+	rte_eal_cleanup();
+	return err ? 1 : 0;
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Counters and their telemetry commands, /calvin/stats and /calvin/info,
+ * served on the EAL's socket /var/run/dpdk/<file-prefix>/dpdk_telemetry.v2.
+ *
+ * Keys are flat ("west_rx_packets"), so a reader needs no nested JSON. The
+ * telemetry thread reads counters while the lcore writes them: aligned
+ * 64-bit loads and stores do not tear on the targets DPDK supports, and a
+ * counter a few packets stale is fine for monitoring.
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+#include <rte_telemetry.h>
+
+#include "vnf.h"
+
+struct vnf_lcore_stats vnf_stats[RTE_MAX_LCORE];
+
+/* Set once before the commands are registered; read-only afterwards. */
+static const struct vnf *stats_vnf;
+
+static const char *const side_name[VNF_SIDES] = { "west", "east" };
+
+static const struct {
+	const char *name;
+	size_t off;
+} counters[] = {
+#define COUNTER(f) { #f, offsetof(struct vnf_port_stats, f) }
+	COUNTER(rx_packets),	 COUNTER(rx_bytes),	   COUNTER(tx_packets),
+	COUNTER(tx_bytes),	 COUNTER(tx_failed),	   COUNTER(probes_stamped),
+	COUNTER(probes_full),	 COUNTER(probes_invalid), COUNTER(drop_not_ip),
+	COUNTER(drop_truncated),
+#undef COUNTER
+};
+
+static uint64_t counter_sum(enum vnf_side side, size_t off)
+{
+	uint64_t sum = 0;
+	unsigned int lcore;
+
+	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
+		const volatile uint64_t *c =
+			(const volatile uint64_t *)((const char *)&vnf_stats[lcore].port[side] + off);
+
+		sum += *c;
+	}
+	return sum;
+}
+
+static int stats_cmd(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	char key[64];
+	enum vnf_side side;
+	size_t i;
+
+	rte_tel_data_start_dict(d);
+	for (side = VNF_WEST; side < VNF_SIDES; side++) {
+		if (!stats_vnf->port[side].used)
+			continue;
+		for (i = 0; i < RTE_DIM(counters); i++) {
+			snprintf(key, sizeof(key), "%s_%s", side_name[side], counters[i].name);
+			rte_tel_data_add_dict_u64(d, key, counter_sum(side, counters[i].off));
+		}
+	}
+	return 0;
+}
+
+static int info_cmd(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct vnf_config *cfg = &stats_vnf->cfg;
+	char key[64];
+	enum vnf_side side;
+
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "chain", cfg->chain);
+	rte_tel_data_add_dict_string(d, "name", cfg->name);
+	rte_tel_data_add_dict_int(d, "vnf_id", cfg->vnf_id);
+	rte_tel_data_add_dict_string(d, "transform", cfg->transform->name);
+	rte_tel_data_add_dict_int(d, "burst", cfg->burst);
+	rte_tel_data_add_dict_int(d, "lcore", (int)cfg->lcore);
+	rte_tel_data_add_dict_int(d, "probe_port", cfg->probe_port);
+	for (side = VNF_WEST; side < VNF_SIDES; side++) {
+		const struct vnf_port *p = &stats_vnf->port[side];
+
+		if (!p->used)
+			continue;
+		snprintf(key, sizeof(key), "%s_iface", side_name[side]);
+		rte_tel_data_add_dict_string(d, key, cfg->ifname[side]);
+		snprintf(key, sizeof(key), "%s_pmd", side_name[side]);
+		rte_tel_data_add_dict_string(d, key, p->started ? vnf_pmd_name(p->pmd) : "none");
+	}
+	return 0;
+}
+
+int vnf_stats_register(const struct vnf *vnf)
+{
+	int err;
+
+	stats_vnf = vnf;
+	err = rte_telemetry_register_cmd("/calvin/stats", stats_cmd,
+					 "Counters per port: rx/tx, probes stamped, drops. No parameters");
+	if (err)
+		return err;
+	return rte_telemetry_register_cmd("/calvin/info", info_cmd,
+					  "Chain, VNF name and id, PMD per port, burst, lcore. No parameters");
+}

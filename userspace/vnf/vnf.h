@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* Types shared by the files of calvin-vnf, the DPDK user-space VNF runtime.
+ *
+ * One process runs one VNF on one node: a port "west" (toward the probe)
+ * and, for transforms that need it, a port "east" (toward the server). One
+ * pinned lcore busy-polls them and hands each received burst to the
+ * transform chosen on the command line (see transforms.c).
+ */
+#ifndef CALVIN_VNF_H
+#define CALVIN_VNF_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include <calvin/telemetry.h>
+
+#define VNF_PROG "calvin-vnf"
+#define VNF_MAX_BURST 64
+#define VNF_NAME_MAX 32 /* chain and VNF names: they end up in the file prefix */
+
+enum vnf_side { VNF_WEST = 0, VNF_EAST = 1, VNF_SIDES };
+
+enum vnf_pmd { VNF_PMD_AF_XDP, VNF_PMD_AF_PACKET };
+
+struct vnf_transform;
+
+struct vnf_config {
+	const char *chain;
+	const char *name;
+	uint16_t vnf_id;
+	unsigned int lcore;
+	uint16_t burst;
+	enum vnf_pmd pmd; /* preferred; af_packet also when af_xdp fails */
+	bool pmd_forced; /* --pmd given: no fallback */
+	const char *ifname[VNF_SIDES]; /* NULL: side not used */
+	struct rte_ether_addr peer[VNF_SIDES]; /* MAC at the far end of each link */
+	bool has_peer[VNF_SIDES];
+	uint16_t probe_port;
+	const struct vnf_transform *transform;
+	unsigned int mem_mb;
+	int ready_fd; /* -1: none */
+};
+
+struct vnf_port {
+	bool used; /* the side has an interface */
+	bool started;
+	uint16_t port_id;
+	enum vnf_pmd pmd; /* the one actually in use */
+	char devname[48]; /* DPDK device name, e.g. net_af_xdp_west */
+	struct rte_ether_addr mac; /* our own */
+	struct rte_ether_addr peer; /* far end of the link */
+	uint8_t dir_in; /* CALVIN_DIR_* of frames received here */
+};
+
+/* Counters of one port, seen from the polling lcore. rx counts what the port
+ * received (direction dir_in), tx what was sent out of it; drops and probe
+ * counters are charged to the port the frame came in on. */
+struct vnf_port_stats {
+	uint64_t rx_packets;
+	uint64_t rx_bytes;
+	uint64_t tx_packets;
+	uint64_t tx_bytes;
+	uint64_t tx_failed; /* not taken by tx_burst, freed */
+	uint64_t probes_stamped;
+	uint64_t probes_full; /* no free hop record: overflow flag set */
+	uint64_t probes_invalid; /* probe port, but no telemetry block we know */
+	uint64_t drop_not_ip;
+	uint64_t drop_truncated;
+};
+
+/* Written only by the lcore that owns it; read by the telemetry thread. */
+struct vnf_lcore_stats {
+	struct vnf_port_stats port[VNF_SIDES];
+} __rte_cache_aligned;
+
+struct vnf {
+	struct vnf_config cfg;
+	struct rte_mempool *pool;
+	struct vnf_port port[VNF_SIDES];
+	void *transform_priv; /* state of the transform, if it keeps any */
+};
+
+/* What the parser learnt about a frame (offsets from the frame start). */
+struct vnf_pkt {
+	uint16_t l3_off;
+	uint16_t l4_off; /* 0: no L4 header we handle (fragment, other protocol) */
+	uint16_t ether_type; /* host order: RTE_ETHER_TYPE_IPV4 or _IPV6 */
+	uint8_t l4_proto; /* IPPROTO_* when l4_off != 0 */
+	bool probe; /* IPv4 UDP to or from the probe port, not a fragment */
+};
+
+enum vnf_verdict { VNF_PKT_OK, VNF_PKT_NOT_IP, VNF_PKT_TRUNCATED };
+
+/* Probes of one burst, stamped by vnf_tx() just before they leave. */
+struct vnf_probes {
+	uint64_t t_in;
+	enum vnf_side in;
+	uint16_t nb;
+	struct rte_mbuf *pkts[VNF_MAX_BURST];
+	uint16_t l4_off[VNF_MAX_BURST];
+};
+
+/* A packet transform: what the lcore does with each received burst.
+ * process() owns the burst: every mbuf must be sent (vnf_tx) or freed.
+ * It runs in the hot loop: no allocation, no logging, no syscalls but
+ * those of the PMD. setup() and teardown() run before and after the loop,
+ * for transforms that keep state (keys, coding windows). */
+struct vnf_transform {
+	const char *name;
+	const char *help;
+	bool needs_east; /* forwards between two ports */
+	int (*setup)(struct vnf *vnf);
+	void (*teardown)(struct vnf *vnf);
+	void (*process)(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
+			struct rte_mbuf **pkts, uint16_t n, uint64_t t_in);
+};
+
+/* args.c */
+int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg);
+void vnf_usage(FILE *out);
+
+/* ports.c */
+int vnf_ports_open(struct vnf *vnf);
+int vnf_ports_wait_link(struct vnf *vnf, unsigned int timeout_ms);
+void vnf_ports_close(struct vnf *vnf);
+const char *vnf_pmd_name(enum vnf_pmd pmd);
+
+/* loop.c */
+extern volatile bool vnf_quit;
+int vnf_loop(void *arg);
+uint64_t vnf_now_ns(void);
+void vnf_tx(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side out,
+	    struct rte_mbuf **pkts, uint16_t n, struct vnf_probes *probes);
+
+/* pkt.c */
+enum vnf_verdict vnf_pkt_parse(const struct rte_mbuf *m, uint16_t probe_port, struct vnf_pkt *p);
+void vnf_probes_stamp(const struct vnf *vnf, struct vnf_lcore_stats *st,
+		      struct vnf_probes *probes, uint64_t t_out);
+
+/* transforms.c */
+const struct vnf_transform *vnf_transform_find(const char *name);
+void vnf_transforms_list(FILE *out);
+
+/* stats.c */
+extern struct vnf_lcore_stats vnf_stats[RTE_MAX_LCORE];
+int vnf_stats_register(const struct vnf *vnf);
+
+/* xdp_query.c */
+int vnf_xdp_attached(unsigned int ifindex);
+
+/* log.c */
+void vnf_log_capture(void);
+const char *vnf_log_first(void);
+void vnf_log_release(void);
+
+/* main.c: one line on stderr, "calvin-vnf: NAME: ..." */
+void vnf_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* CALVIN_VNF_H */
