@@ -12,7 +12,7 @@ B := build
 # Debian 12 packages the build, the tests and the run need.
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libcmocka-dev \
-	libclang-rt-14-dev iproute2 ethtool sockperf procps
+	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps
 
 CC := gcc
 CLANG := clang
@@ -36,6 +36,9 @@ BPFTEST_SRCS := $(wildcard tests/bpf/test_*.c)
 BPFTEST_BINS := $(BPFTEST_SRCS:%.c=$(B)/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:%.c=$(B)/%)
+
+# What libcalvin.a's pure code links with: YAML, ISA-L (GF(2^8)), OpenSSL (AEAD).
+LIB_LDLIBS = $(call pc,--libs yaml-0.1 libcrypto) -lisal -lm
 
 DEPS_STAMP := $(B)/.deps-installed
 # Package flags are read only after the packages are there.
@@ -82,7 +85,7 @@ $(B)/lib/libcalvin.a: $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(B)/calvin: $(CALVIN_OBJS) $(B)/lib/libcalvin.a
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf yaml-0.1) -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf) $(LIB_LDLIBS)
 
 # DPDK's headers need their own flags; only userspace/vnf/ sees them.
 $(B)/userspace/vnf/%.o: userspace/vnf/%.c
@@ -90,7 +93,7 @@ $(B)/userspace/vnf/%.o: userspace/vnf/%.c
 	$(CC) $(CFLAGS) $(call pc,--cflags libdpdk) -Wno-shadow -MMD -MP -c $< -o $@
 
 $(B)/calvin-vnf: $(VNF_OBJS) $(B)/lib/libcalvin.a
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libdpdk) -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libdpdk) $(LIB_LDLIBS)
 
 $(B)/kernel/%.bpf.o: kernel/%.bpf.c $(wildcard kernel/*.h) $(wildcard include/calvin/*.h)
 	@mkdir -p $(@D)
@@ -98,19 +101,19 @@ $(B)/kernel/%.bpf.o: kernel/%.bpf.c $(wildcard kernel/*.h) $(wildcard include/ca
 
 $(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs cmocka yaml-0.1) -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs cmocka) $(LIB_LDLIBS)
 
 $(B)/tests/bpf/%: tests/bpf/%.c $(BPF_OBJS) $(B)/lib/libcalvin.a \
 		$(wildcard tests/bpf/*.h kernel/*.h include/calvin/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(call pc,--libs libbpf cmocka) -lm
+	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(call pc,--libs libbpf cmocka) $(LIB_LDLIBS)
 
 # libFuzzer harnesses, with the pure library rebuilt under ASan/UBSan.
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_GNU_SOURCE -Iinclude -Iuserspace/lib
 $(B)/tests/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(@D)
-	$(CLANG) $(FUZZ_CFLAGS) -o $@ $^ $(call pc,--libs yaml-0.1) -lm
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
 clean:
 	rm -rf $(B)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Loader of the XDP VNFs: attach through libxdp, fill and pin the maps, detach, read stats. */
+/* Loader of the XDP VNFs, common part: attach through libxdp, pin, detach, read stats. */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -12,27 +12,14 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <bpf/bpf.h>
-#include <bpf/libbpf.h>
-#include <xdp/libxdp.h>
 
 #include "bpf_rodata.h"
-#include "loader.h"
+#include "loader_priv.h"
 
-/* The maps each program pins, by BPF name and pin name. */
-struct pin {
-	const char *map;
-	const char *name;
-};
-
-static const struct pin forward_pins[] = {
+static const struct calvin_pin vnf_pins[] = {
     {"calvin_stats", CALVIN_PIN_STATS},
     {"calvin_ports", CALVIN_PIN_PORTS},
     {"calvin_egress", CALVIN_PIN_EGRESS},
-    {NULL, NULL},
-};
-
-static const struct pin reflect_pins[] = {
-    {"calvin_stats", CALVIN_PIN_STATS},
     {NULL, NULL},
 };
 
@@ -58,7 +45,7 @@ static int xdp_print_stderr(enum libxdp_print_level level, const char *fmt, va_l
 
 /* The caller owns error messages (see loader.h); the libraries speak only
  * when asked to with CALVIN_XDP_DEBUG. */
-static void loader_quiet(void)
+void calvin_loader_quiet(void)
 {
 	int debug = getenv("CALVIN_XDP_DEBUG") != NULL;
 
@@ -66,7 +53,7 @@ static void loader_quiet(void)
 	libxdp_set_print(debug ? xdp_print_stderr : xdp_print_silent);
 }
 
-static int mkdir_p(const char *path)
+int calvin_mkdir_p(const char *path)
 {
 	char buf[PATH_MAX], *p;
 
@@ -104,7 +91,7 @@ static int if_mac(int ifindex, uint8_t mac[6])
 	return err;
 }
 
-static struct xdp_program *open_prog(const char *obj_dir, const char *name, int *err)
+struct xdp_program *calvin_open_prog(const char *obj_dir, const char *name, int *err)
 {
 	struct xdp_program *prog;
 	char path[PATH_MAX];
@@ -118,24 +105,34 @@ static struct xdp_program *open_prog(const char *obj_dir, const char *name, int 
 	return *err ? NULL : prog;
 }
 
-static void unpin_maps(const char *pin_dir, const struct pin *pins)
+int calvin_attach_native(struct xdp_program *prog, int ifindex)
+{
+	return xdp_program__attach(prog, ifindex, XDP_MODE_NATIVE, 0);
+}
+
+void calvin_detach_native(struct xdp_program *prog, int ifindex)
+{
+	xdp_program__detach(prog, ifindex, XDP_MODE_NATIVE, 0);
+}
+
+void calvin_unpin_maps(const char *pin_dir, const struct calvin_pin *pins)
 {
 	char path[PATH_MAX];
 
-	for (; pins->map; pins++)
+	for (; pins && pins->map; pins++)
 		if (snprintf(path, sizeof(path), "%s/%s", pin_dir, pins->name) < (int)sizeof(path))
 			unlink(path);
 }
 
 /* Pins left by a run that crashed are replaced, not an error. */
-static int pin_maps(struct bpf_object *obj, const char *pin_dir, const struct pin *pins)
+int calvin_pin_maps(struct bpf_object *obj, const char *pin_dir, const struct calvin_pin *pins)
 {
-	const struct pin *p;
+	const struct calvin_pin *p;
 	char path[PATH_MAX];
 	struct bpf_map *map;
 	int err;
 
-	for (p = pins; p->map; p++) {
+	for (p = pins; p && p->map; p++) {
 		map = bpf_object__find_map_by_name(obj, p->map);
 		if (!map) {
 			err = -ENOENT;
@@ -156,149 +153,219 @@ static int pin_maps(struct bpf_object *obj, const char *pin_dir, const struct pi
 	return 0;
 
 unpin:
-	unpin_maps(pin_dir, pins);
+	calvin_unpin_maps(pin_dir, pins);
 	return err;
 }
 
-static int map_fd(struct bpf_object *obj, const char *name)
+int calvin_map_fd(struct bpf_object *obj, const char *name)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(obj, name);
 
 	return map ? bpf_map__fd(map) : -ENOENT;
 }
 
-/* One port: frames entering on ifindex leave through slot out_slot. */
-static int add_port(struct bpf_object *obj, int ifindex, uint32_t out_slot, int out_ifindex,
-		    uint8_t dir, const uint8_t *peer_mac)
+int calvin_pinned_fd(const char *pin_dir, const char *name)
 {
-	int ports = map_fd(obj, "calvin_ports"), egress = map_fd(obj, "calvin_egress");
-	struct calvin_port port = {.egress_slot = out_slot, .dir = dir};
-	uint32_t key = (uint32_t)ifindex, out = (uint32_t)out_ifindex;
+	char path[PATH_MAX];
+	int fd;
+
+	if (!pin_dir || snprintf(path, sizeof(path), "%s/%s", pin_dir, name) >= (int)sizeof(path))
+		return -EINVAL;
+	fd = bpf_obj_get(path);
+	return fd < 0 ? -errno : fd;
+}
+
+int calvin_port_entry(const struct calvin_xdp_forward_cfg *cfg, bool east, struct calvin_port *port)
+{
+	memset(port, 0, sizeof(*port));
+	port->egress_slot = east ? CALVIN_SLOT_EAST : CALVIN_SLOT_WEST;
+	port->dir = east ? CALVIN_DIR_FWD : CALVIN_DIR_REV;
+	memcpy(port->peer_mac, east ? cfg->east_peer_mac : cfg->west_peer_mac,
+	       sizeof(port->peer_mac));
+	return if_mac(east ? cfg->east_ifindex : cfg->west_ifindex, port->egress_mac);
+}
+
+/* One port: frames entering it leave through the other (east: entering west). */
+static int add_port(struct bpf_object *obj, const struct calvin_xdp_forward_cfg *cfg, bool east)
+{
+	int ports = calvin_map_fd(obj, "calvin_ports"),
+	    egress = calvin_map_fd(obj, "calvin_egress");
+	uint32_t key = (uint32_t)(east ? cfg->west_ifindex : cfg->east_ifindex);
+	uint32_t out = (uint32_t)(east ? cfg->east_ifindex : cfg->west_ifindex);
+	struct calvin_port port;
 	int err;
 
 	if (ports < 0 || egress < 0)
 		return -ENOENT;
-	err = if_mac(out_ifindex, port.egress_mac);
+	err = calvin_port_entry(cfg, east, &port);
 	if (err)
 		return err;
-	memcpy(port.peer_mac, peer_mac, sizeof(port.peer_mac));
-	if (bpf_map_update_elem(egress, &out_slot, &out, BPF_ANY))
+	if (bpf_map_update_elem(egress, &port.egress_slot, &out, BPF_ANY))
 		return -errno;
 	if (bpf_map_update_elem(ports, &key, &port, BPF_ANY))
 		return -errno;
 	return 0;
 }
 
-static int set_forward_rodata(struct bpf_object *obj, const struct calvin_xdp_forward_cfg *cfg)
+int calvin_vnf_set_rodata(struct bpf_object *obj, const struct calvin_xdp_forward_cfg *cfg)
+{
+	uint8_t last = 0;
+	int err;
+
+	if (cfg->node_count <= 1 || cfg->node_index == cfg->node_count - 1)
+		last = 1 << CALVIN_DIR_FWD | 1 << CALVIN_DIR_REV;
+	err = calvin_bpf_set_rodata(obj, "vnf_id", &cfg->vnf_id, sizeof(cfg->vnf_id));
+	if (!err)
+		err = calvin_bpf_set_rodata(obj, "probe_port", &cfg->probe_port,
+					    sizeof(cfg->probe_port));
+	if (!err)
+		err = calvin_bpf_set_rodata(obj, "calvin_last", &last, sizeof(last));
+	return err;
+}
+
+static int vnf_fill_ports(struct bpf_object *obj, const struct calvin_xdp_forward_cfg *cfg)
 {
 	int err;
 
-	err = calvin_bpf_set_rodata(obj, "vnf_id", &cfg->vnf_id, sizeof(cfg->vnf_id));
+	err = add_port(obj, cfg, true);
 	if (err)
 		return err;
-	return calvin_bpf_set_rodata(obj, "probe_port", &cfg->probe_port, sizeof(cfg->probe_port));
+	return add_port(obj, cfg, false);
 }
 
-int calvin_xdp_forward_attach(const struct calvin_xdp_forward_cfg *cfg)
+int calvin_vnf_attach(const struct calvin_xdp_forward_cfg *cfg, const struct calvin_vnf_ops *ops,
+		      const void *arg)
 {
 	struct xdp_program *prog;
 	struct bpf_object *obj;
 	int err;
 
-	loader_quiet();
+	calvin_loader_quiet();
 	if (!cfg || !cfg->obj_dir || !cfg->pin_dir || cfg->west_ifindex <= 0 ||
-	    cfg->east_ifindex <= 0 || cfg->west_ifindex == cfg->east_ifindex)
+	    cfg->east_ifindex <= 0 || cfg->west_ifindex == cfg->east_ifindex ||
+	    (cfg->node_count > 1 && cfg->node_index >= cfg->node_count))
 		return -EINVAL;
-	err = mkdir_p(cfg->pin_dir);
+	err = calvin_mkdir_p(cfg->pin_dir);
 	if (err)
 		return err;
-	prog = open_prog(cfg->obj_dir, "forward", &err);
+	prog = calvin_open_prog(cfg->obj_dir, ops->name, &err);
 	if (!prog)
 		return err;
 	obj = xdp_program__bpf_obj(prog);
-	err = set_forward_rodata(obj, cfg);
+	err = calvin_vnf_set_rodata(obj, cfg);
+	/* The dispatcher runs lower priorities first. A priority belongs to the
+	 * program, not to the interface, and cannot change once the program
+	 * is loaded (at the first attach): so the order is chain order on
+	 * both ports, for frames going either way. */
+	if (!err)
+		err = xdp_program__set_run_prio(prog, 10 + cfg->node_index);
+	if (!err && ops->configure)
+		err = ops->configure(obj, arg);
 	if (err)
 		goto close;
 
 	/* Until the port table is filled below, the program passes every
-	 * frame on (see forward.bpf.c), so the ports are never half-forwarding. */
-	err = xdp_program__attach(prog, cfg->west_ifindex, XDP_MODE_NATIVE, 0);
+	 * frame on (see vnf_tail.bpf.h), so the ports are never half-forwarding
+	 * and never forward before the VNF's own maps are filled. */
+	err = calvin_attach_native(prog, cfg->west_ifindex);
 	if (err)
 		goto close;
-	err = xdp_program__attach(prog, cfg->east_ifindex, XDP_MODE_NATIVE, 0);
+	err = calvin_attach_native(prog, cfg->east_ifindex);
 	if (err)
 		goto detach_west;
-	err = add_port(obj, cfg->west_ifindex, CALVIN_SLOT_EAST, cfg->east_ifindex, CALVIN_DIR_FWD,
-		       cfg->east_peer_mac);
+	err = ops->fill ? ops->fill(obj, arg) : 0;
+	if (!err)
+		err = vnf_fill_ports(obj, cfg);
+	if (!err)
+		err = calvin_pin_maps(obj, cfg->pin_dir, vnf_pins);
 	if (err)
 		goto detach_east;
-	err = add_port(obj, cfg->east_ifindex, CALVIN_SLOT_WEST, cfg->west_ifindex, CALVIN_DIR_REV,
-		       cfg->west_peer_mac);
+	err = calvin_pin_maps(obj, cfg->pin_dir, ops->pins);
 	if (err)
-		goto detach_east;
-	err = pin_maps(obj, cfg->pin_dir, forward_pins);
-	if (err)
-		goto detach_east;
+		goto unpin;
 	goto close;
 
+unpin:
+	calvin_unpin_maps(cfg->pin_dir, vnf_pins);
 detach_east:
-	xdp_program__detach(prog, cfg->east_ifindex, XDP_MODE_NATIVE, 0);
+	calvin_detach_native(prog, cfg->east_ifindex);
 detach_west:
-	xdp_program__detach(prog, cfg->west_ifindex, XDP_MODE_NATIVE, 0);
+	calvin_detach_native(prog, cfg->west_ifindex);
 close:
-	/* Attached programs stay: libxdp pinned them with their dispatcher. */
+	/* Attached programs stay: the kernel (or libxdp's dispatcher) holds them. */
 	xdp_program__close(prog);
 	return err;
 }
 
-int calvin_xdp_reflect_attach(const struct calvin_xdp_reflect_cfg *cfg)
+/* Where libxdp looks for its dispatcher object: LIBXDP_OBJECT_PATH, else
+ * its build-time directory, which is one of these on Debian-like systems. */
+static int dispatcher_obj_path(char *buf, size_t len)
 {
-	struct xdp_program *prog;
-	struct bpf_object *obj;
-	int err;
+	static const char *const dirs[] = {"/usr/lib/x86_64-linux-gnu/bpf",
+					   "/usr/lib/aarch64-linux-gnu/bpf", "/usr/lib/bpf",
+					   "/usr/local/lib/bpf", NULL};
+	const char *env = getenv("LIBXDP_OBJECT_PATH");
+	const char *const *d;
 
-	loader_quiet();
-	if (!cfg || !cfg->obj_dir || !cfg->pin_dir || cfg->ifindex <= 0)
-		return -EINVAL;
-	err = mkdir_p(cfg->pin_dir);
-	if (err)
-		return err;
-	prog = open_prog(cfg->obj_dir, "reflect", &err);
-	if (!prog)
-		return err;
-	obj = xdp_program__bpf_obj(prog);
-	err = calvin_bpf_set_rodata(obj, "probe_port", &cfg->probe_port, sizeof(cfg->probe_port));
-	if (err)
-		goto close;
-	err = xdp_program__attach(prog, cfg->ifindex, XDP_MODE_NATIVE, 0);
-	if (err)
-		goto close;
-	err = pin_maps(obj, cfg->pin_dir, reflect_pins);
-	if (err)
-		goto detach;
-	goto close;
-
-detach:
-	xdp_program__detach(prog, cfg->ifindex, XDP_MODE_NATIVE, 0);
-close:
-	xdp_program__close(prog);
-	return err;
+	if (env && snprintf(buf, len, "%s/xdp-dispatcher.o", env) < (int)len && !access(buf, R_OK))
+		return 0;
+	for (d = dirs; *d; d++)
+		if (snprintf(buf, len, "%s/xdp-dispatcher.o", *d) < (int)len && !access(buf, R_OK))
+			return 0;
+	return -ENOENT;
 }
 
-int calvin_xdp_pass_attach(const char *obj_dir, int ifindex)
+/* What libxdp checks before it uses its dispatcher: can a program be
+ * loaded as an extension (BPF_PROG_TYPE_EXT, freplace) of the dispatcher's
+ * compat_test function? The dispatcher object serves as both target and
+ * extension, since any BTF-described XDP function fits compat_test. */
+static int probe_dispatcher(void)
 {
-	struct xdp_program *prog;
-	int err;
+	struct bpf_object *target, *ext = NULL;
+	struct bpf_program *prog;
+	char path[PATH_MAX];
+	int ok = 0;
 
-	loader_quiet();
-	if (!obj_dir || ifindex <= 0)
-		return -EINVAL;
-	prog = open_prog(obj_dir, "pass", &err);
-	if (!prog)
-		return err;
-	err = xdp_program__attach(prog, ifindex, XDP_MODE_NATIVE, 0);
-	xdp_program__close(prog);
-	return err;
+	if (dispatcher_obj_path(path, sizeof(path)))
+		return 0;
+	target = bpf_object__open_file(path, NULL);
+	if (libbpf_get_error(target))
+		return 0;
+	prog = bpf_object__find_program_by_name(target, "xdp_dispatcher");
+	if (!prog || bpf_object__load(target))
+		goto close_target;
+	ext = bpf_object__open_file(path, NULL);
+	if (libbpf_get_error(ext)) {
+		ext = NULL;
+		goto close_target;
+	}
+	/* Only the extension is of interest in the second copy. */
+	prog = bpf_object__find_program_by_name(ext, "xdp_pass");
+	if (prog)
+		bpf_program__set_autoload(prog, false);
+	prog = bpf_object__find_program_by_name(ext, "xdp_dispatcher");
+	if (!prog || bpf_program__set_type(prog, BPF_PROG_TYPE_EXT) ||
+	    bpf_program__set_expected_attach_type(prog, 0) ||
+	    bpf_program__set_attach_target(
+		prog, bpf_program__fd(bpf_object__find_program_by_name(target, "xdp_dispatcher")),
+		"compat_test"))
+		goto close_ext;
+	ok = bpf_object__load(ext) == 0;
+close_ext:
+	bpf_object__close(ext);
+close_target:
+	bpf_object__close(target);
+	return ok;
+}
+
+int calvin_xdp_dispatcher_available(void)
+{
+	static int cached = -1;
+
+	calvin_loader_quiet();
+	if (cached < 0)
+		cached = probe_dispatcher();
+	return cached;
 }
 
 int calvin_xdp_detach_all(int ifindex)
@@ -306,7 +373,7 @@ int calvin_xdp_detach_all(int ifindex)
 	struct xdp_multiprog *mp;
 	int err, round;
 
-	loader_quiet();
+	calvin_loader_quiet();
 	if (ifindex <= 0)
 		return -EINVAL;
 	/* One detach removes the offloaded and the driver or generic program
@@ -326,48 +393,41 @@ int calvin_xdp_detach_all(int ifindex)
 	return -EBUSY;
 }
 
-static void stats_add(struct calvin_vnf_stats *sum, const struct calvin_vnf_stats *v)
+int calvin_percpu_sum(int fd, uint32_t key, __u64 *out, unsigned int n)
 {
-	const __u64 *src = (const __u64 *)v;
-	__u64 *dst = (__u64 *)sum;
-	size_t i;
+	int ncpu = libbpf_num_possible_cpus(), cpu;
+	unsigned int i;
+	__u64 *percpu;
 
-	_Static_assert(sizeof(*v) % sizeof(__u64) == 0, "stats are all __u64 counters");
-	for (i = 0; i < sizeof(*v) / sizeof(__u64); i++)
-		dst[i] += src[i];
+	if (ncpu < 0)
+		return ncpu;
+	/* Per-CPU values are padded to 8 bytes each; ours are __u64 arrays. */
+	percpu = calloc((size_t)ncpu * n, sizeof(*percpu));
+	if (!percpu)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(fd, &key, percpu)) {
+		free(percpu);
+		return -errno;
+	}
+	memset(out, 0, n * sizeof(*out));
+	for (cpu = 0; cpu < ncpu; cpu++)
+		for (i = 0; i < n; i++)
+			out[i] += percpu[(size_t)cpu * n + i];
+	free(percpu);
+	return 0;
 }
 
 int calvin_xdp_read_stats(const char *pin_dir, struct calvin_vnf_stats out[2])
 {
-	struct calvin_vnf_stats *percpu;
-	char path[PATH_MAX];
-	int fd, ncpu, cpu, err = 0;
+	int fd, err = 0;
 	__u32 dir;
 
-	if (snprintf(path, sizeof(path), "%s/%s", pin_dir, CALVIN_PIN_STATS) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	ncpu = libbpf_num_possible_cpus();
-	if (ncpu < 0)
-		return ncpu;
-	fd = bpf_obj_get(path);
+	_Static_assert(sizeof(*out) % sizeof(__u64) == 0, "stats are all __u64 counters");
+	fd = calvin_pinned_fd(pin_dir, CALVIN_PIN_STATS);
 	if (fd < 0)
-		return -errno;
-	percpu = calloc((size_t)ncpu, sizeof(*percpu));
-	if (!percpu) {
-		err = -ENOMEM;
-		goto close_fd;
-	}
-	memset(out, 0, 2 * sizeof(*out));
-	for (dir = 0; dir < CALVIN_NR_DIRS; dir++) {
-		if (bpf_map_lookup_elem(fd, &dir, percpu)) {
-			err = -errno;
-			break;
-		}
-		for (cpu = 0; cpu < ncpu; cpu++)
-			stats_add(&out[dir], &percpu[cpu]);
-	}
-	free(percpu);
-close_fd:
+		return fd;
+	for (dir = 0; !err && dir < CALVIN_NR_DIRS; dir++)
+		err = calvin_percpu_sum(fd, dir, (__u64 *)&out[dir], sizeof(*out) / sizeof(__u64));
 	close(fd);
 	return err;
 }

@@ -14,9 +14,13 @@
 #ifndef CALVIN_LOADER_H
 #define CALVIN_LOADER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "calvin_xdp.h"
+
+struct calvin_acl_spec; /* userspace/lib/chainspec.h */
+struct calvin_router_spec;
 
 struct calvin_xdp_forward_cfg {
 	const char *obj_dir; /* directory holding forward.bpf.o etc. (build/kernel) */
@@ -26,12 +30,64 @@ struct calvin_xdp_forward_cfg {
 	int west_ifindex, east_ifindex;
 	uint8_t west_peer_mac[6]; /* far end of the west link */
 	uint8_t east_peer_mac[6]; /* far end of the east link */
+	/* Kernel VNFs sharing this node's ports (run in order by libxdp's
+	 * dispatcher): this one's index among them in chain order, and how many
+	 * there are (0 or 1: alone, the default). A frame meets them in chain
+	 * order whichever way it goes (a dispatcher priority is the program's,
+	 * not the port's); the last one forwards, the others decide, stamp
+	 * their hop record and XDP_PASS to the next. Only meaningful where
+	 * calvin_xdp_dispatcher_available() says 1. */
+	unsigned int node_index, node_count;
 };
 
-/* Attach forward.bpf.o to both ports (native mode, through libxdp's
- * dispatcher), fill its port table and devmap, and pin its maps
- * (CALVIN_PIN_*) under pin_dir. */
+/* Every two-port kernel VNF (forward, acl, router, ratelimit, impair) takes
+ * these fields; its own settings come beside them in its cfg. */
+
+/* Attach forward.bpf.o to both ports (native mode, through libxdp: its
+ * dispatcher where the kernel allows it, else a single legacy program),
+ * fill its port table and devmap, and pin its maps (CALVIN_PIN_*) under
+ * pin_dir. */
 int calvin_xdp_forward_attach(const struct calvin_xdp_forward_cfg *cfg);
+
+struct calvin_xdp_acl_cfg {
+	struct calvin_xdp_forward_cfg fwd; /* ports, ids, place on the node */
+	const struct calvin_acl_spec *acl;
+};
+
+/* Attach acl.bpf.o like the forwarder, with the rules compiled into its maps
+ * before it forwards anything; also pins CALVIN_PIN_ACL_*. -E2BIG if the
+ * spec has more than CALVIN_ACL_MAX_RULES rules, -EINVAL for a rule the
+ * program cannot express (a prefix longer than its family allows). */
+int calvin_xdp_acl_attach(const struct calvin_xdp_acl_cfg *cfg);
+
+/* Replace the rules of a running acl VNF. The new set is written beside the
+ * one in use and switched to with one 4-byte write, so every packet sees
+ * either the whole old set or the whole new one. Hit counters of the new set
+ * start at 0. Two updates must not race each other (one controller). */
+int calvin_xdp_acl_update(const char *pin_dir, const struct calvin_acl_spec *acl);
+
+/* Hits of the rule set in use, summed over CPUs: hits[i] for rule i (n at
+ * most CALVIN_ACL_MAX_RULES; rules past the set's end read 0) and the
+ * packets decided by the default action. Either pointer may be NULL. */
+int calvin_xdp_acl_read_hits(const char *pin_dir, uint64_t *hits, unsigned int n,
+			     uint64_t *default_hits);
+
+struct calvin_xdp_router_cfg {
+	struct calvin_xdp_forward_cfg fwd; /* must be the node's last: see below */
+	const struct calvin_router_spec *router;
+};
+
+/* Attach router.bpf.o with the routes loaded into its LPM tries; also pins
+ * CALVIN_PIN_ROUTES4/6 and CALVIN_PIN_ROUTER_VIA. A router picks the egress
+ * port itself, so it must be the node's last kernel VNF (the one that
+ * forwards): otherwise -EINVAL. -E2BIG beyond CALVIN_ROUTER_MAX_ROUTES
+ * routes, -EINVAL for a bad prefix or via. */
+int calvin_xdp_router_attach(const struct calvin_xdp_router_cfg *cfg);
+
+/* Replace the routes of a running router: new and changed prefixes are
+ * written first, then prefixes no longer in spec are deleted, so a prefix
+ * present before and after never misses. */
+int calvin_xdp_router_update(const char *pin_dir, const struct calvin_router_spec *spec);
 
 struct calvin_xdp_reflect_cfg {
 	const char *obj_dir, *pin_dir;
@@ -44,6 +100,21 @@ int calvin_xdp_reflect_attach(const struct calvin_xdp_reflect_cfg *cfg);
 
 /* Attach pass.bpf.o to ifindex (see kernel/pass.bpf.c for why). */
 int calvin_xdp_pass_attach(const char *obj_dir, int ifindex);
+
+/* Can several XDP programs share an interface here (libxdp's dispatcher)?
+ * 1 or 0, probed once the way libxdp does (load an extension program,
+ * BPF_PROG_TYPE_EXT, of the dispatcher's compat_test function) and cached.
+ *
+ * On this project's build host (kernel 6.18, lockdown "integrity", LSMs
+ * lockdown,capability,landlock,bpfdisp) it is 0: loading any program that
+ * attaches to a BTF function (EXT, and fentry/TRACING too) fails with
+ * EPERM, as root with every capability, while XDP and kprobe programs load;
+ * the LSM named bpfdisp is the likely refuser. libxdp then falls back to one
+ * legacy XDP program per interface, and attaching a second program to an
+ * interface that holds one fails with -EBUSY ("Existing program is not
+ * using a dispatcher, can't replace; unload first"). So the controller
+ * must give each kernel VNF a node of its own where this says 0. */
+int calvin_xdp_dispatcher_available(void);
 
 /* Remove every XDP program from ifindex (libxdp dispatcher, or a legacy
  * single program such as DPDK's), and libxdp's bpffs pins for it. 0 if none. */

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /* BPF side of the probe telemetry: find a probe packet and stamp its next hop record.
  *
- * Only IPv4 probes are recognised. IPv6 and VLAN-tagged frames are never
- * stamped here: the caller sees them before calling in (the forwarder
- * redirects IPv6 untouched and hands VLAN frames to the stack); stamping
- * them is left to a later change. IPv4 fragments are not stamped either: a
+ * A probe is UDP over IPv4 or IPv6 (behind up to two VLAN tags: see
+ * parse.bpf.h) to or from the probe port. IPv4 fragments are not stamped: a
  * fragment's payload is not the start of the datagram, and a later fragment
- * has no UDP header at all.
+ * has no UDP header at all. IPv6 probes with extension headers are not
+ * recognised (the parser does not walk them).
+ *
+ * Stamping changes the UDP payload, so a UDP checksum that is there is
+ * updated incrementally for every 16-bit word written (RFC 1624), for both
+ * families: it stays valid if it was valid. IPv6 makes the checksum
+ * mandatory; a zero one (invalid in IPv6, "none" in IPv4) is left zero.
+ * Hop records and the nr_hops/flags word lie at even offsets from the UDP
+ * header, so they are whole 16-bit words of the checksum.
  *
  * Timestamps are bpf_ktime_get_ns(), the host's CLOCK_MONOTONIC, so a
  * kernel hop and a user hop in the same host can be compared
@@ -19,21 +25,17 @@
 #define CALVIN_TELEMETRY_BPF_H
 
 #include <stdbool.h>
-#include <linux/in.h>
-#include <linux/ip.h>
 #include <linux/udp.h>
-#include <bpf/bpf_endian.h>
-#include <bpf/bpf_helpers.h>
 
 #include <calvin/telemetry.h>
 #include "calvin_xdp.h"
-
-/* From the kernel's include/net/ip.h, which is not UAPI. */
-#define CALVIN_IP_MF 0x2000
-#define CALVIN_IP_OFFSET 0x1fff
+#include "parse.bpf.h"
 
 _Static_assert((CALVIN_TLM_MAX_HOPS & (CALVIN_TLM_MAX_HOPS - 1)) == 0,
 	       "the hop index is masked, so the bound must be a power of two");
+_Static_assert(CALVIN_TLM_HOP_LEN % 2 == 0 && CALVIN_TLM_HDR_LEN % 2 == 0 &&
+		   sizeof(struct udphdr) % 2 == 0,
+	       "stamped fields must be whole words of the UDP checksum");
 
 /* Where a probe's headers are, once calvin_probe_find() has checked them. */
 struct calvin_probe {
@@ -42,14 +44,43 @@ struct calvin_probe {
 	struct calvin_tlm_hdr *tlm;
 };
 
-/* Is the IPv4 packet at l3 a probe: UDP to or from probe_port (to it only if
- * dst_only), not a fragment, with a telemetry block we understand lying
- * wholly inside the packet? 0 and p filled if so, -1 if not. */
-static __always_inline int calvin_probe_find(void *l3, void *data_end, __u16 probe_port,
-					     bool dst_only, struct calvin_probe *p)
+/* A stamped record and the checksum to keep in step when t_out is set. */
+struct calvin_stamp {
+	struct calvin_tlm_hop *hop; /* NULL: nothing to finish */
+	__sum16 *check;		    /* NULL: no UDP checksum to update */
+};
+
+/* The telemetry block of the UDP datagram at udp if it is a probe: to or
+ * from probe_port (to it only if dst_only), with a block we understand lying
+ * wholly inside the frame. NULL if not. */
+static __always_inline struct calvin_tlm_hdr *
+calvin_probe_find_udp(struct udphdr *udp, void *data_end, __u16 probe_port, bool dst_only)
 {
 	__be16 port = bpf_htons(probe_port);
 	struct calvin_tlm_hdr *tlm;
+
+	if ((void *)(udp + 1) > data_end)
+		return NULL;
+	if (udp->dest != port && (dst_only || udp->source != port))
+		return NULL;
+	tlm = (void *)(udp + 1);
+	if ((void *)(tlm + 1) > data_end)
+		return NULL;
+	if (tlm->magic != bpf_htonl(CALVIN_TLM_MAGIC) || tlm->version != CALVIN_TLM_VERSION)
+		return NULL;
+	if (tlm->max_hops == 0 || tlm->max_hops > CALVIN_TLM_MAX_HOPS ||
+	    tlm->nr_hops > tlm->max_hops)
+		return NULL;
+	if ((void *)tlm + CALVIN_TLM_LEN(tlm->max_hops) > data_end)
+		return NULL;
+	return tlm;
+}
+
+/* Is the IPv4 packet at l3 a probe (see above), not a fragment? 0 and p
+ * filled if so, -1 if not. For the reflector, which sees IPv4 only. */
+static __always_inline int calvin_probe_find(void *l3, void *data_end, __u16 probe_port,
+					     bool dst_only, struct calvin_probe *p)
+{
 	struct iphdr *ip = l3;
 	struct udphdr *udp;
 
@@ -60,77 +91,137 @@ static __always_inline int calvin_probe_find(void *l3, void *data_end, __u16 pro
 	if (ip->frag_off & bpf_htons(CALVIN_IP_MF | CALVIN_IP_OFFSET))
 		return -1;
 	udp = l3 + ip->ihl * 4;
-	if ((void *)(udp + 1) > data_end)
-		return -1;
-	if (udp->dest != port && (dst_only || udp->source != port))
-		return -1;
-	tlm = (void *)(udp + 1);
-	if ((void *)(tlm + 1) > data_end)
-		return -1;
-	if (tlm->magic != bpf_htonl(CALVIN_TLM_MAGIC) || tlm->version != CALVIN_TLM_VERSION)
-		return -1;
-	if (tlm->max_hops == 0 || tlm->max_hops > CALVIN_TLM_MAX_HOPS ||
-	    tlm->nr_hops > tlm->max_hops)
-		return -1;
-	if ((void *)tlm + CALVIN_TLM_LEN(tlm->max_hops) > data_end)
+	p->tlm = calvin_probe_find_udp(udp, data_end, probe_port, dst_only);
+	if (!p->tlm)
 		return -1;
 	p->ip = ip;
 	p->udp = udp;
-	p->tlm = tlm;
 	return 0;
 }
 
-/* Stamp the IPv4 packet at l3 if it is a probe: fill its next hop record,
- * except t_out, and return the record so the caller can set t_out last.
- * NULL if it is no probe, or if the block was full (then the overflow flag
- * is set and counted). */
-static __always_inline struct calvin_tlm_hop *calvin_tlm_stamp(void *l3, void *data_end,
-							       __u16 probe_port, __u16 vnf_id,
-							       __u8 dir, __u64 t_in,
-							       struct calvin_vnf_stats *st)
+/* One's-complement arithmetic over raw 16-bit words: byte order does not
+ * matter as long as every word and the checksum are taken the same way. */
+static __always_inline __u32 csum_sub_words(__u32 sum, const void *p, int n)
 {
-	struct calvin_tlm_hop *hop;
-	struct calvin_probe p;
-	__u32 idx;
+	const __u16 *w = p;
+	int i;
 
-	if (calvin_probe_find(l3, data_end, probe_port, false, &p))
-		return NULL;
-	/* The payload changes below and we do not recompute the checksum:
-	 * IPv4 lets a UDP sender say "no checksum" with 0. */
-	if (p.udp->check)
-		p.udp->check = 0;
-	idx = p.tlm->nr_hops;
-	if (idx >= p.tlm->max_hops) {
-		p.tlm->flags |= CALVIN_TLM_F_OVERFLOW;
+#pragma unroll
+	for (i = 0; i < n; i++)
+		sum += (__u16)~w[i];
+	return sum;
+}
+
+static __always_inline __u32 csum_add_words(__u32 sum, const void *p, int n)
+{
+	const __u16 *w = p;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < n; i++)
+		sum += w[i];
+	return sum;
+}
+
+/* The checksum field's new value from ~old checksum + changes (RFC 1624
+ * eqn. 3). A UDP checksum that comes out 0 is sent as 0xffff (0 = none). */
+static __always_inline __u16 csum_finish(__u32 sum)
+{
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (__u16)~sum;
+	return sum ? sum : 0xffff;
+}
+
+/* Stamp the probe whose UDP header is at udp: fill its next hop record,
+ * except t_out, for calvin_tlm_stamp_out() to set last. s->hop is NULL if
+ * it is no probe, or if the block was full (then the overflow flag is set
+ * and counted). New values are built on the stack and summed from there:
+ * reading the packet back after writing it would make the compiler
+ * recompute pointers the verifier no longer knows to be in bounds. */
+static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_end,
+						 __u16 probe_port, __u16 vnf_id, __u8 dir,
+						 __u64 t_in, struct calvin_vnf_stats *st,
+						 struct calvin_stamp *s)
+{
+	struct calvin_tlm_hop *hop, old, rec = {0};
+	struct calvin_tlm_hdr *tlm;
+	__u8 counts[2]; /* nr_hops and flags: one checksum word */
+	__u32 idx, sum;
+
+	s->hop = NULL;
+	s->check = NULL;
+	tlm = calvin_probe_find_udp(udp, data_end, probe_port, false);
+	if (!tlm)
+		return;
+	if (udp->check)
+		s->check = &udp->check;
+	sum = ~udp->check & 0xffff;
+	counts[0] = tlm->nr_hops;
+	counts[1] = tlm->flags;
+	sum = csum_sub_words(sum, counts, 1);
+	idx = tlm->nr_hops;
+	if (idx >= tlm->max_hops) {
+		counts[1] |= CALVIN_TLM_F_OVERFLOW;
+		tlm->flags = counts[1];
+		if (s->check)
+			*s->check = csum_finish(csum_add_words(sum, counts, 1));
 		st->tlm_overflow++;
-		return NULL;
+		return;
 	}
 	/* A no-op after the check above, but it is what lets the verifier
 	 * bound the record's offset. */
 	idx &= CALVIN_TLM_MAX_HOPS - 1;
-	hop = (struct calvin_tlm_hop *)(p.tlm + 1) + idx;
+	hop = (struct calvin_tlm_hop *)(tlm + 1) + idx;
 	if ((void *)(hop + 1) > data_end)
-		return NULL;
-	hop->vnf_id = bpf_htons(vnf_id);
-	hop->space = CALVIN_SPACE_KERNEL;
-	hop->clock = CALVIN_CLOCK_HOST_MONO;
-	hop->dir = dir;
-	hop->reserved[0] = 0;
-	hop->reserved[1] = 0;
-	hop->reserved[2] = 0;
-	hop->t_in = bpf_cpu_to_be64(t_in);
-	hop->t_out = hop->t_in; /* until calvin_tlm_stamp_out() */
-	p.tlm->nr_hops = idx + 1;
+		return;
+	__builtin_memcpy(&old, hop, sizeof(old));
+	rec.vnf_id = bpf_htons(vnf_id);
+	rec.space = CALVIN_SPACE_KERNEL;
+	rec.clock = CALVIN_CLOCK_HOST_MONO;
+	rec.dir = dir;
+	rec.t_in = bpf_cpu_to_be64(t_in);
+	rec.t_out = rec.t_in; /* until calvin_tlm_stamp_out() */
+	counts[0] = idx + 1;
+	sum = csum_sub_words(sum, &old, CALVIN_TLM_HOP_LEN / 2);
+	sum = csum_add_words(csum_add_words(sum, counts, 1), &rec, CALVIN_TLM_HOP_LEN / 2);
+	__builtin_memcpy(hop, &rec, sizeof(rec));
+	tlm->nr_hops = counts[0];
+	if (s->check)
+		*s->check = csum_finish(sum);
 	st->probes++;
-	return hop;
+	s->hop = hop;
+}
+
+/* Stamp the parsed frame if it is a probe (see calvin_tlm_stamp_udp()). */
+static __always_inline void calvin_tlm_stamp(const struct calvin_pkt *pkt, void *data_end,
+					     __u16 probe_port, __u16 vnf_id, __u8 dir, __u64 t_in,
+					     struct calvin_vnf_stats *st, struct calvin_stamp *s)
+{
+	s->hop = NULL;
+	s->check = NULL;
+	if (pkt->l4_proto != IPPROTO_UDP || !pkt->l4 || pkt->frag)
+		return;
+	calvin_tlm_stamp_udp(pkt->l4, data_end, probe_port, vnf_id, dir, t_in, st, s);
 }
 
 /* Set t_out of a record from calvin_tlm_stamp(): call it last, just before
  * returning the verdict. */
-static __always_inline void calvin_tlm_stamp_out(struct calvin_tlm_hop *hop)
+static __always_inline void calvin_tlm_stamp_out(struct calvin_stamp *s)
 {
-	if (hop)
-		hop->t_out = bpf_cpu_to_be64(bpf_ktime_get_ns());
+	struct calvin_tlm_hop *hop = s->hop;
+	__be64 t_out, old;
+	__u32 sum;
+
+	if (!hop)
+		return;
+	old = hop->t_out;
+	t_out = bpf_cpu_to_be64(bpf_ktime_get_ns());
+	if (s->check) {
+		sum = csum_sub_words(~*s->check & 0xffff, &old, 4);
+		*s->check = csum_finish(csum_add_words(sum, &t_out, 4));
+	}
+	hop->t_out = t_out;
 }
 
 #endif /* CALVIN_TELEMETRY_BPF_H */

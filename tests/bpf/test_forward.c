@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "frames.h"
+#include "frames_l3.h"
 
 #define VNF_ID 5
 /* The kernel needs a real device behind ingress_ifindex and the devmap:
@@ -78,11 +78,12 @@ static void check_stamp(const uint8_t *in, size_t len, unsigned int ihl)
 	assert_true(hop->t_in > 0);
 	assert_true(hop->t_in <= hop->t_out);
 
-	/* Everything else is as sent: MACs rewritten, checksum dropped, and
-	 * the same record the codec would have appended. */
+	/* Everything else is as sent: MACs rewritten, the checksum updated so
+	 * it still verifies, and the same record the codec would have appended. */
+	assert_int_equal(udp_csum_check((const struct iphdr *)(out + ETH_HLEN)), 0);
 	memcpy(want, in, len);
 	expect_forwarded(want);
-	udp->check = 0;
+	udp->check = ((struct udphdr *)(out + L4_OFF(ihl)))->check;
 	assert_int_equal(calvin_tlm_push_hop(want + PAYLOAD_OFF(ihl), plen, hop), before.nr_hops);
 	assert_memory_equal(out, want, len);
 }
@@ -143,7 +144,8 @@ static void full_block_flags_overflow(void **state)
 	assert_int_equal(tlm.nr_hops, 2);
 	assert_int_equal(tlm.flags, CALVIN_TLM_F_OVERFLOW);
 	expect_forwarded(want);
-	((struct udphdr *)(want + L4_OFF(5)))->check = 0;
+	assert_int_equal(udp_csum_check((const struct iphdr *)(f + ETH_HLEN)), 0);
+	((struct udphdr *)(want + L4_OFF(5)))->check = ((struct udphdr *)(f + L4_OFF(5)))->check;
 	want[PAYLOAD_OFF(5) + offsetof(struct calvin_tlm_hdr, flags)] = CALVIN_TLM_F_OVERFLOW;
 	assert_memory_equal(f, want, len);
 	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).tlm_overflow, 1);
@@ -271,12 +273,179 @@ static void bad_ipv4_dropped(void **state)
 	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).drop_malformed, 3);
 }
 
-static void ipv6_forwarded_untouched(void **state)
+/* A probe of s, tagged or IPv6: stamped once, checksums still valid, all
+ * else as sent but the MACs. */
+static void check_stamp_spec(const struct frame_spec *s, uint8_t max_hops, uint8_t nr_hops)
 {
+	uint8_t in[FRAME_MAX], out[FRAME_MAX];
+	size_t len = build_frame_probe(in, s, max_hops, nr_hops), out_len = len;
+	unsigned int pay = frame_payload_off(s), coff = frame_csum_off(s);
+	struct calvin_tlm after;
+
+	memcpy(out, in, len);
+	assert_int_equal(run_xdp(T.prog, IFINDEX_LO, out, &out_len), XDP_REDIRECT);
+	assert_int_equal(out_len, len);
+	assert_true(frame_csums_ok(out, s, len));
+	assert_int_equal(calvin_tlm_decode(out + pay, len - pay, &after), 0);
+	assert_int_equal(after.nr_hops, nr_hops + 1);
+	assert_int_equal(after.hops[nr_hops].vnf_id, VNF_ID);
+	assert_int_equal(after.hops[nr_hops].dir, T.port.dir);
+	expect_forwarded(in);
+	assert_int_equal(calvin_tlm_push_hop(in + pay, len - pay, &after.hops[nr_hops]), nr_hops);
+	memcpy(in + coff, out + coff, 2);
+	assert_memory_equal(out, in, len);
+}
+
+static const struct frame_spec v6_probe = {.family = 6,
+					   .src = {0x20, 0x01, 0x0d, 0xb8, [15] = 1},
+					   .dst = {0x20, 0x01, 0x0d, 0xb8, [15] = 2},
+					   .sport = 40000,
+					   .dport = TEST_PROBE_PORT};
+static const struct frame_spec v4_probe = {.family = 4,
+					   .src = {10, 70, 0, 1},
+					   .dst = {10, 70, 0, 2},
+					   .sport = 40000,
+					   .dport = TEST_PROBE_PORT};
+
+static void ipv6_probe_stamped(void **state)
+{
+	check_stamp_spec(&v6_probe, 4, 0);
+	check_stamp_spec(&v6_probe, CALVIN_TLM_MAX_HOPS, 7);
+	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).probes, 2);
+}
+
+/* The incremental update must also hold where the sum wraps: try many
+ * sessions, so checksums and timestamps fall every which way. */
+static void ipv6_probe_checksum_many(void **state)
+{
+	struct frame_spec s = v6_probe;
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		s.src[14] = (uint8_t)i;
+		s.src[15] = (uint8_t)(i * 37);
+		check_stamp_spec(&s, 3, (uint8_t)(i % 3));
+	}
+}
+
+static void vlan_probes_stamped(void **state)
+{
+	struct frame_spec s = v4_probe;
+
+	s.nr_vlans = 1;
+	check_stamp_spec(&s, 4, 0);
+	s.nr_vlans = 2;
+	s.vlan_proto[0] = ETH_P_8021AD;
+	check_stamp_spec(&s, 4, 1);
+	s.ihl = 6;
+	check_stamp_spec(&s, 4, 1);
+	s = v6_probe;
+	s.nr_vlans = 2;
+	check_stamp_spec(&s, 2, 0);
+	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).probes, 4);
+}
+
+static void vlan_probe_rev_stamped(void **state)
+{
+	struct frame_spec s = v6_probe;
+
+	set_port(CALVIN_DIR_REV);
+	s.sport = TEST_PROBE_PORT;
+	s.dport = 40000;
+	s.nr_vlans = 1;
+	check_stamp_spec(&s, 4, 1);
+	assert_int_equal(read_stats(T.stats, CALVIN_DIR_REV).probes, 1);
+}
+
+/* A third tag is more than the parser reads: the stack gets it. */
+static void triple_tagged_passed(void **state)
+{
+	struct frame_spec s = v4_probe;
+	uint8_t f[FRAME_MAX], want[FRAME_MAX];
+	size_t len;
+
+	s.nr_vlans = 3;
+	len = build_frame_probe(f, &s, 4, 0);
+	memcpy(want, f, len);
+	assert_int_equal(run_xdp(T.prog, IFINDEX_LO, f, &len), XDP_PASS);
+	assert_memory_equal(f, want, len);
+	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).pass_other, 1);
+}
+
+/* Cut inside a tag or the IPv6 header: dropped; after that: forwarded. */
+static void truncated_tagged_and_v6(void **state)
+{
+	struct frame_spec specs[2] = {v6_probe, v4_probe};
+	uint8_t full[FRAME_MAX], f[FRAME_MAX];
+	size_t n, len, l3_end, out_len;
+	uint64_t drops = 0, stamped = 0;
+	unsigned int i;
+	int verdict;
+
+	/* A prefix holding the whole block is a probe (see truncated_frames). */
+	specs[0].nr_vlans = 1;
+	specs[1].nr_vlans = 2;
+	for (i = 0; i < 2; i++) {
+		len = build_frame_probe(full, &specs[i], 2, 0);
+		l3_end = frame_l4_off(&specs[i]);
+		for (n = ETH_HLEN; n < len; n++) {
+			memcpy(f, full, n);
+			out_len = n;
+			verdict = run_xdp(T.prog, IFINDEX_LO, f, &out_len);
+			assert_int_equal(verdict, n < l3_end ? XDP_DROP : XDP_REDIRECT);
+			drops += n < l3_end;
+			stamped += n >= frame_payload_off(&specs[i]) + CALVIN_TLM_LEN(2);
+		}
+	}
+	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).drop_malformed, drops);
+	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).probes, stamped);
+}
+
+static void ipv6_non_probe_untouched(void **state)
+{
+	struct frame_spec s = v6_probe;
 	uint8_t f[FRAME_MAX];
 
-	check_forwarded_untouched(f, build_ipv6_probe(f));
+	s.dport = TEST_APP_PORT;
+	check_forwarded_untouched(f, build_frame_probe(f, &s, 4, 0));
+	s.proto = IPPROTO_TCP;
+	s.dport = TEST_PROBE_PORT;
+	check_forwarded_untouched(f, build_frame(f, &s, "tcp", 3));
 	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).probes, 0);
+}
+
+/* Not the node's last VNF: decide and stamp, then XDP_PASS to the next
+ * program in the dispatcher, MACs untouched. */
+static void not_last_passes_stamped(void **state)
+{
+	struct bpf_object *obj = bpf_object__open_file("build/kernel/forward.bpf.o", NULL);
+	uint16_t port = TEST_PROBE_PORT, id = VNF_ID;
+	struct frame_spec s = v6_probe;
+	uint8_t f[FRAME_MAX], want[FRAME_MAX], last = 0;
+	uint32_t lo = IFINDEX_LO;
+	size_t len, out;
+	struct calvin_tlm tlm;
+	int prog;
+
+	assert_non_null(obj);
+	assert_int_equal(calvin_bpf_set_rodata(obj, "probe_port", &port, sizeof(port)), 0);
+	assert_int_equal(calvin_bpf_set_rodata(obj, "vnf_id", &id, sizeof(id)), 0);
+	assert_int_equal(calvin_bpf_set_rodata(obj, "calvin_last", &last, sizeof(last)), 0);
+	assert_int_equal(bpf_object__load(obj), 0);
+	prog = bpf_program__fd(bpf_object__find_program_by_name(obj, "forward"));
+	assert_int_equal(bpf_map_update_elem(map_fd_of(obj, "calvin_ports"), &lo, &T.port, BPF_ANY),
+			 0);
+	s.nr_vlans = 1;
+	out = len = build_frame_probe(f, &s, 4, 0);
+	memcpy(want, f, len);
+	assert_int_equal(run_xdp(prog, IFINDEX_LO, f, &out), XDP_PASS);
+	assert_memory_equal(f, want, 2 * ETH_ALEN);
+	assert_true(frame_csums_ok(f, &s, len));
+	assert_int_equal(
+	    calvin_tlm_decode(f + frame_payload_off(&s), len - frame_payload_off(&s), &tlm), 0);
+	assert_int_equal(tlm.nr_hops, 1);
+	assert_int_equal(read_stats(map_fd_of(obj, "calvin_stats"), CALVIN_DIR_FWD).tx_packets, 1);
+	bpf_object__close(obj);
 }
 
 static void unknown_port_passed(void **state)
@@ -357,7 +526,14 @@ int main(void)
 	    cmocka_unit_test_setup(truncated_frames, setup_fwd),
 	    cmocka_unit_test_setup(arp_passed, setup_fwd),
 	    cmocka_unit_test_setup(bad_ipv4_dropped, setup_fwd),
-	    cmocka_unit_test_setup(ipv6_forwarded_untouched, setup_fwd),
+	    cmocka_unit_test_setup(ipv6_probe_stamped, setup_fwd),
+	    cmocka_unit_test_setup(ipv6_probe_checksum_many, setup_fwd),
+	    cmocka_unit_test_setup(vlan_probes_stamped, setup_fwd),
+	    cmocka_unit_test_setup(vlan_probe_rev_stamped, setup_fwd),
+	    cmocka_unit_test_setup(triple_tagged_passed, setup_fwd),
+	    cmocka_unit_test_setup(truncated_tagged_and_v6, setup_fwd),
+	    cmocka_unit_test_setup(ipv6_non_probe_untouched, setup_fwd),
+	    cmocka_unit_test_setup(not_last_passes_stamped, setup_fwd),
 	    cmocka_unit_test_setup(unknown_port_passed, setup_fwd),
 	    cmocka_unit_test_setup(empty_egress_slot_dropped, setup_fwd),
 	    cmocka_unit_test_setup(stats_counted, setup_fwd),

@@ -25,6 +25,8 @@ require_netns_xdp() {
 		ip netns del "$ns"
 		fail "build/kernel/pass.bpf.o missing: run make first"
 	fi
+	# iproute2 wants bpffs for BPF objects; calvin mounts it too
+	mount | grep -q ' /sys/fs/bpf type bpf' || mount -t bpf bpf /sys/fs/bpf 2>/dev/null
 	if ! ip -n "$ns" link set va xdpdrv obj build/kernel/pass.bpf.o sec xdp 2>/dev/null; then
 		ip netns del "$ns"
 		skip "native XDP on veth is not available on this kernel"
@@ -59,4 +61,21 @@ assert_clean() { # CHAIN
 
 cleanup_chain() { # CHAIN: for traps; never fails
 	$CALVIN down "$1" >/dev/null 2>&1 || true
+}
+
+# A counter of the node's own UDP stack: datagrams to closed ports.
+udp_noports() { # CHAIN NODE
+	$CALVIN exec "$1" "$2" -- cat /proc/net/snmp |
+		awk '/^Udp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "NoPorts") c = i; h = 1 } else print $c }'
+}
+
+# Send N UDP datagrams from a node (bash's /dev/udp: no extra tools).
+udp_send() { # CHAIN NODE ADDR PORT N
+	$CALVIN exec "$1" "$2" -- bash -c \
+		"for i in \$(seq $5); do echo calvin-test >/dev/udp/$3/$4; done" 2>/dev/null
+}
+
+# A number from calvin's JSON output: the first "KEY": N.
+json_num() { # KEY < JSON
+	grep -o "\"$1\": *[0-9]*" | head -n 1 | grep -o '[0-9]*$'
 }

@@ -46,7 +46,8 @@ static const struct bad_case bad_cases[] = {
      "unknown key 'colour' in the chain; valid keys: name, budget, placement, allow-sharing, "
      "backend, vnfs, server, probe"},
     {"unknown_vnf_key", HEAD VNFS "    speed: 3\n",
-     "t.yaml:7:5: ", "unknown key 'speed' in VNF 1; valid keys: name, kind, space, burst, pmd"},
+     "t.yaml:7:5: ",
+     "unknown key 'speed' in forward VNF 1; valid keys: name, kind, space, node, burst, pmd"},
     {"unknown_server_key", HEAD VNFS "server:\n  port: 1\n",
      "t.yaml:8:3: ", "unknown key 'port' in server; valid keys: name, kind"},
     {"unknown_probe_key", HEAD VNFS "probe:\n  ports: 1\n",
@@ -56,21 +57,21 @@ static const struct bad_case bad_cases[] = {
     {"duplicate_key", "name: c\nbudget: 1ms\nname: d\n" VNFS,
      "t.yaml:3:1: ", "duplicate key 'name' in the chain (first at line 1)"},
     {"duplicate_vnf_key", HEAD VNFS "    space: user\n",
-     "t.yaml:7:5: ", "duplicate key 'space' in VNF 1 (first at line 6)"},
+     "t.yaml:7:5: ", "duplicate key 'space' in forward VNF 1 (first at line 6)"},
     /* missing required keys point at the mapping */
     {"missing_name", "budget: 1ms\n" VNFS, "t.yaml:1:1: ", "missing required key 'name'"},
     {"missing_budget", "# a chain\n\nname: c\n" VNFS,
      "t.yaml:3:1: ", "missing required key 'budget' in the chain"},
     {"missing_vnfs", HEAD, "t.yaml:1:1: ", "missing required key 'vnfs'"},
     {"missing_vnf_name", HEAD "vnfs:\n  - kind: forward\n    space: kernel\n",
-     "t.yaml:4:5: ", "missing required key 'name' in VNF 1"},
+     "t.yaml:4:5: ", "missing required key 'name' in forward VNF 1"},
     {"missing_vnf_kind", HEAD "vnfs:\n  - name: a\n    space: kernel\n",
      "t.yaml:4:5: ", "missing required key 'kind' in VNF 1"},
-    {"missing_vnf_space", HEAD "vnfs:\n  - name: a\n    kind: forward\n",
-     "t.yaml:4:5: ", "missing required key 'space' in VNF 1"},
     /* unknown words */
     {"unknown_kind", HEAD "vnfs:\n  - name: a\n    kind: bounce\n    space: kernel\n",
-     "t.yaml:5:11: ", "unknown kind 'bounce'; use one of: forward"},
+     "t.yaml:5:11: ",
+     "unknown kind 'bounce'; use one of: forward, acl, router, ratelimit, impair, nc-encode, "
+     "nc-decode, encrypt, decrypt"},
     {"unknown_space", HEAD "vnfs:\n  - name: a\n    kind: forward\n    space: both\n",
      "t.yaml:6:12: ", "unknown space 'both'; use one of: kernel, user"},
     {"unknown_placement", HEAD "placement: dedicated\n" VNFS,
@@ -241,6 +242,11 @@ static void test_minimal_defaults(void **state)
 	assert_int_equal(s.probe.rate, 1000);
 	assert_int_equal(s.probe.mode, CALVIN_PROBE_PACED);
 	assert_int_equal(s.probe.size, 256);
+	assert_int_equal(s.vnfs[0].space, CALVIN_KERNEL);
+	assert_string_equal(s.vnfs[0].node, "a");
+	/* space is optional: forward defaults to kernel */
+	assert_int_equal(parse(HEAD "vnfs:\n  - name: a\n    kind: forward\n", &s), 0);
+	assert_int_equal(s.vnfs[0].space, CALVIN_KERNEL);
 	/* empty sections mean all defaults */
 	assert_int_equal(parse(HEAD VNFS "server:\nprobe:\n", &s), 0);
 	assert_string_equal(s.server.name, "server");

@@ -8,6 +8,7 @@
 
 #include "chainspec.h"
 #include "state.h"
+#include "topo.h"
 
 /* Every node names its interface toward the probe "west" and toward the
  * server "east"; the probe has only east, the server only west. */
@@ -24,6 +25,8 @@ struct deploy {
 	const struct calvin_chain_spec *spec;
 	struct chain_state *state;
 	int vnf_cpu[CALVIN_MAX_VNFS]; /* -1: not pinned */
+	unsigned int nr_nodes;
+	struct calvin_node nodes[CALVIN_MAX_NODES];
 };
 
 struct node_backend {
@@ -32,7 +35,8 @@ struct node_backend {
 	int (*link_create)(struct deploy *d, const char *a, const char *b);
 	/* addresses, neighbours and offloads of the probe and the server */
 	int (*endpoints_setup)(struct deploy *d);
-	int (*kernel_vnf)(struct deploy *d, unsigned int vnf_id);
+	/* the kernel VNFs of node n, in order */
+	int (*kernel_node)(struct deploy *d, unsigned int n);
 	int (*server)(struct deploy *d);
 	int (*user_vnf)(struct deploy *d, unsigned int vnf_id);
 	/* undo everything the journal names; harmless to call twice */
@@ -45,7 +49,8 @@ extern const struct node_backend netns_backend;
 void node_netns(char *out, size_t len, const char *chain, const char *node);
 void vnf_pin_dir(char *out, size_t len, const char *chain, const char *node);
 void vnf_file_prefix(char *out, size_t len, const char *chain, const char *node);
-/* The nodes in path order: probe, the VNFs, the server. */
-unsigned int chain_nodes(const struct calvin_chain_spec *spec, const char *out[]);
+/* The node on the far end of VNF i's west and east links. */
+const char *west_of(const struct deploy *d, unsigned int i);
+const char *east_of(const struct deploy *d, unsigned int i);
 
 #endif /* CALVIN_BACKEND_H */

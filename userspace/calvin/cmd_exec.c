@@ -13,11 +13,11 @@
 
 static bool is_node(const struct calvin_chain_spec *spec, const char *node)
 {
-	const char *nodes[CALVIN_MAX_VNFS + 2];
-	unsigned int n = chain_nodes(spec, nodes), i;
+	struct calvin_node nodes[CALVIN_MAX_NODES];
+	unsigned int n = calvin_chain_nodes(spec, nodes), i;
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(nodes[i], node))
+		if (!strcmp(nodes[i].name, node))
 			return true;
 	return false;
 }

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -18,36 +19,84 @@
 
 static const char *const dir_name[] = { "fwd", "rev" };
 
-static void kernel_stats(const char *chain, const char *node, bool first)
+/* The counters of struct calvin_vnf_stats, by name, for both outputs. */
+#define STAT(f) { #f, offsetof(struct calvin_vnf_stats, f) }
+static const struct {
+	const char *name;
+	size_t off;
+} kstats[] = {
+	STAT(rx_packets),     STAT(rx_bytes),	    STAT(tx_packets),	  STAT(tx_bytes),
+	STAT(probes),	      STAT(drop_malformed), STAT(drop_redirect),  STAT(pass_other),
+	STAT(tlm_overflow),   STAT(drop_acl),	    STAT(drop_no_route),  STAT(drop_route),
+	STAT(drop_ttl),	      STAT(drop_ratelimit), STAT(impair_loss),	  STAT(impair_dup),
+};
+
+static __u64 kstat(const struct calvin_vnf_stats *s, size_t i)
+{
+	return *(const __u64 *)((const char *)s + kstats[i].off);
+}
+
+/* acl: hits per rule, in rule order, and of the default action. */
+static void acl_hits(const char *pin, const struct calvin_vnf_spec *v)
+{
+	uint64_t hits[CALVIN_ACL_MAX_RULES] = { 0 }, def = 0;
+	unsigned int r;
+
+	if (calvin_xdp_acl_read_hits(pin, hits, v->acl.nr_rules, &def))
+		return;
+	if (calvin_json) {
+		printf(",\"rule_hits\":[");
+		for (r = 0; r < v->acl.nr_rules; r++)
+			printf("%s%" PRIu64, r ? "," : "", hits[r]);
+		printf("],\"default_hits\":%" PRIu64, def);
+		return;
+	}
+	printf("  %-12s         hits:", "");
+	for (r = 0; r < v->acl.nr_rules; r++)
+		printf(" rule %u (line %d) %" PRIu64 ",", r + 1, v->acl.rules[r].pos.line, hits[r]);
+	printf(" default (%s) %" PRIu64 "\n",
+	       v->acl.default_action == CALVIN_ACL_DENY ? "deny" : "allow", def);
+}
+
+static void kernel_stats(const char *chain, const struct calvin_vnf_spec *v, bool first)
 {
 	struct calvin_vnf_stats s[CALVIN_NR_DIRS];
 	char pin[256];
+	size_t i;
 	int d, err;
 
-	vnf_pin_dir(pin, sizeof(pin), chain, node);
+	vnf_pin_dir(pin, sizeof(pin), chain, v->name);
 	err = calvin_xdp_read_stats(pin, s);
 	if (calvin_json) {
-		printf("%s{\"name\":\"%s\",\"space\":\"kernel\"", first ? "" : ",", node);
-		for (d = 0; !err && d < CALVIN_NR_DIRS; d++)
-			printf(",\"%s\":{\"rx_packets\":%llu,\"rx_bytes\":%llu,\"tx_packets\":%llu,"
-			       "\"tx_bytes\":%llu,\"probes\":%llu,\"drop_malformed\":%llu,"
-			       "\"drop_redirect\":%llu,\"pass_other\":%llu,\"tlm_overflow\":%llu}",
-			       dir_name[d], s[d].rx_packets, s[d].rx_bytes, s[d].tx_packets,
-			       s[d].tx_bytes, s[d].probes, s[d].drop_malformed, s[d].drop_redirect,
-			       s[d].pass_other, s[d].tlm_overflow);
+		printf("%s{\"name\":\"%s\",\"kind\":\"%s\",\"space\":\"kernel\"",
+		       first ? "" : ",", v->name, calvin_vnf_kind_name(v->kind));
+		for (d = 0; !err && d < CALVIN_NR_DIRS; d++) {
+			printf(",\"%s\":{", dir_name[d]);
+			for (i = 0; i < sizeof(kstats) / sizeof(kstats[0]); i++)
+				printf("%s\"%s\":%llu", i ? "," : "", kstats[i].name,
+				       (unsigned long long)kstat(&s[d], i));
+			printf("}");
+		}
+		if (!err && v->kind == CALVIN_VNF_ACL)
+			acl_hits(pin, v);
 		printf("%s}", err ? ",\"error\":\"stats unavailable\"" : "");
 		return;
 	}
 	if (err) {
-		printf("  %-12s kernel  stats unavailable: %s\n", node, strerror(-err));
+		printf("  %-12s kernel  stats unavailable: %s\n", v->name, strerror(-err));
 		return;
 	}
-	for (d = 0; d < CALVIN_NR_DIRS; d++)
-		printf("  %-12s kernel  %s  rx %llu pkts %llu B  tx %llu pkts  probes %llu  "
-		       "drop malformed %llu redirect %llu  pass %llu  overflow %llu\n",
-		       d ? "" : node, dir_name[d], s[d].rx_packets, s[d].rx_bytes,
-		       s[d].tx_packets, s[d].probes, s[d].drop_malformed, s[d].drop_redirect,
-		       s[d].pass_other, s[d].tlm_overflow);
+	for (d = 0; d < CALVIN_NR_DIRS; d++) {
+		printf("  %-12s kernel  %s ", d ? "" : v->name, dir_name[d]);
+		/* the first four always, the rest when they happened */
+		for (i = 0; i < sizeof(kstats) / sizeof(kstats[0]); i++)
+			if (i < 4 || kstat(&s[d], i))
+				printf(" %s %llu", kstats[i].name,
+				       (unsigned long long)kstat(&s[d], i));
+		printf("\n");
+	}
+	if (v->kind == CALVIN_VNF_ACL)
+		acl_hits(pin, v);
 }
 
 /* Ask a DPDK process's telemetry socket one command; reply in buf. */
@@ -112,7 +161,7 @@ static int chain_status(const char *chain, bool first)
 		printf("chain %s (%s)\n", chain, spec.path);
 	for (i = 0; i < spec.nr_vnfs; i++) {
 		if (spec.vnfs[i].space == CALVIN_KERNEL)
-			kernel_stats(chain, spec.vnfs[i].name, i == 0);
+			kernel_stats(chain, &spec.vnfs[i], i == 0);
 		else
 			user_stats(chain, spec.vnfs[i].name, i == 0);
 	}

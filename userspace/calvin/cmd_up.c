@@ -12,11 +12,12 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "loader.h"
 #include "util.h"
 
 /* Keep a copy of the spec: `probe`, `status` and `down` need what was deployed,
  * whatever happens to the file afterwards. */
-static int copy_file(const char *from, const char *to)
+int copy_file(const char *from, const char *to)
 {
 	char buf[8192];
 	int in, out, err = 0;
@@ -70,21 +71,19 @@ static int chain_files(struct deploy *d)
 static int deploy(struct deploy *d, const struct node_backend *be)
 {
 	const struct calvin_chain_spec *s = d->spec;
-	const char *nodes[CALVIN_MAX_VNFS + 2];
-	unsigned int n, i;
+	unsigned int n = d->nr_nodes, i;
 	int err;
 
 	err = chain_files(d);
-	n = chain_nodes(s, nodes);
 	for (i = 0; !err && i < n; i++)
-		err = be->node_create(d, nodes[i]);
+		err = be->node_create(d, d->nodes[i].name);
 	for (i = 0; !err && i + 1 < n; i++)
-		err = be->link_create(d, nodes[i], nodes[i + 1]);
+		err = be->link_create(d, d->nodes[i].name, d->nodes[i + 1].name);
 	if (!err)
 		err = be->endpoints_setup(d);
-	for (i = 0; !err && i < s->nr_vnfs; i++)
-		if (s->vnfs[i].space == CALVIN_KERNEL)
-			err = be->kernel_vnf(d, i);
+	for (i = 1; !err && i + 1 < n; i++)
+		if (d->nodes[i].space == CALVIN_KERNEL)
+			err = be->kernel_node(d, i);
 	if (!err)
 		err = be->server(d);
 	/* user VNFs last: their veth peers must already have XDP programs */
@@ -113,6 +112,26 @@ static void print_up(const struct deploy *d)
 	printf(" -> %s\n", s->server.name);
 }
 
+/* Several kernel VNFs on one node need libxdp's multi-program dispatcher;
+ * find out before anything is created. */
+static int check_shared_nodes(const struct calvin_chain_spec *spec)
+{
+	struct calvin_node nodes[CALVIN_MAX_NODES];
+	unsigned int n = calvin_chain_nodes(spec, nodes), i;
+
+	for (i = 1; i + 1 < n; i++) {
+		if (nodes[i].nr_vnfs < 2 || calvin_xdp_dispatcher_available())
+			continue;
+		calvin_err("%s:%d:%d: node '%s' holds %u kernel VNFs, but this kernel cannot "
+			   "load libxdp's multi-program dispatcher; give each VNF a node of its own",
+			   spec->path, spec->vnfs[nodes[i].first_vnf + 1].pos.line,
+			   spec->vnfs[nodes[i].first_vnf + 1].pos.col, nodes[i].name,
+			   nodes[i].nr_vnfs);
+		return CALVIN_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int chain_up(const struct calvin_chain_spec *spec)
 {
 	const struct node_backend *be = &netns_backend;
@@ -129,21 +148,25 @@ int chain_up(const struct calvin_chain_spec *spec)
 			   spec->path);
 		return CALVIN_EXIT_USAGE;
 	}
-	rc = check_probe_size(spec, spec->probe.size);
-	if (!rc)
-		rc = make_plan(spec, &plan);
-	if (rc)
-		return rc;
-	memcpy(d.vnf_cpu, plan.vnf_cpu, sizeof(d.vnf_cpu));
 	err = ensure_bpffs();
 	if (err) {
 		calvin_err("cannot mount bpffs on /sys/fs/bpf: %s; XDP maps need it", strerror(-err));
 		return CALVIN_EXIT_USAGE;
 	}
+	rc = check_probe_size(spec, spec->probe.size);
+	if (!rc)
+		rc = make_plan(spec, &plan);
+	if (!rc)
+		rc = check_shared_nodes(spec);
+	if (rc)
+		return rc;
+	memcpy(d.vnf_cpu, plan.vnf_cpu, sizeof(d.vnf_cpu));
+	d.nr_nodes = calvin_chain_nodes(spec, d.nodes);
 	err = state_create(&state, spec->name);
-	if (err == -EEXIST || err == -EBUSY) {
-		calvin_err("chain '%s' is already deployed; run 'calvin down %s' first", spec->name,
-			   spec->name);
+	if (err == -EEXIST)
+		return chain_update(spec);
+	if (err == -EBUSY) {
+		calvin_err("chain '%s' is being changed by another calvin; try again", spec->name);
 		return CALVIN_EXIT_USAGE;
 	} else if (err) {
 		calvin_err("cannot create the state of chain '%s' in %s: %s", spec->name,

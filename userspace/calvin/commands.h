@@ -38,6 +38,9 @@ int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan);
 int check_probe_size(const struct calvin_chain_spec *spec, unsigned int size);
 /* Deploy (returns an exit code; on failure nothing is left behind). */
 int chain_up(const struct calvin_chain_spec *spec);
+/* Apply changed kernel VNF parameters to a deployed chain (re-up). */
+int chain_update(const struct calvin_chain_spec *spec);
+int copy_file(const char *from, const char *to);
 /* Tear a chain down (returns an exit code; harmless when not deployed). */
 int chain_down(const char *chain);
 /* The spec a deployed chain was brought up with. */

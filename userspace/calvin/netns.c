@@ -37,15 +37,14 @@ void vnf_file_prefix(char *out, size_t len, const char *chain, const char *node)
 	snprintf(out, len, "calvin-%s-%s", chain, node);
 }
 
-unsigned int chain_nodes(const struct calvin_chain_spec *spec, const char *out[])
+const char *west_of(const struct deploy *d, unsigned int i)
 {
-	unsigned int n = 0, i;
+	return d->nodes[calvin_node_of(d->nodes, d->nr_nodes, i) - 1].name;
+}
 
-	out[n++] = "probe";
-	for (i = 0; i < spec->nr_vnfs; i++)
-		out[n++] = spec->vnfs[i].name;
-	out[n++] = spec->server.name;
-	return n;
+const char *east_of(const struct deploy *d, unsigned int i)
+{
+	return d->nodes[calvin_node_of(d->nodes, d->nr_nodes, i) + 1].name;
 }
 
 /* Write a sysctl of the current network namespace. */
@@ -147,7 +146,7 @@ static int endpoint_setup(struct deploy *d, const char *node, const char *ifname
 static int netns_endpoints_setup(struct deploy *d)
 {
 	const struct calvin_chain_spec *s = d->spec;
-	const char *first = s->vnfs[0].name, *last = s->vnfs[s->nr_vnfs - 1].name;
+	const char *first = d->nodes[1].name, *last = d->nodes[d->nr_nodes - 2].name;
 	int err;
 
 	err = endpoint_setup(d, "probe", IF_EAST, PROBE_ADDR, SERVER_ADDR, first, IF_WEST);
@@ -156,60 +155,13 @@ static int netns_endpoints_setup(struct deploy *d)
 	return endpoint_setup(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, last, IF_EAST);
 }
 
-/* The node on the other side of a VNF's west and east links. */
-const char *west_of(const struct calvin_chain_spec *s, unsigned int i)
-{
-	return i == 0 ? "probe" : s->vnfs[i - 1].name;
-}
-
-const char *east_of(const struct calvin_chain_spec *s, unsigned int i)
-{
-	return i + 1 == s->nr_vnfs ? s->server.name : s->vnfs[i + 1].name;
-}
-
-/* Journal, then attach, an XDP program on one interface of a node. */
-static int xdp_intent(struct deploy *d, const char *node, const char *ifname)
+/* Journal an XDP attachment on one interface of a node, before it is made. */
+int xdp_intent(struct deploy *d, const char *node, const char *ifname)
 {
 	char ns[128];
 
 	node_netns(ns, sizeof(ns), d->spec->name, node);
 	return state_add(d->state, ST_XDP, ns, ifname, 0, 0);
-}
-
-static int netns_kernel_vnf(struct deploy *d, unsigned int i)
-{
-	const struct calvin_chain_spec *s = d->spec;
-	const char *node = s->vnfs[i].name;
-	struct calvin_xdp_forward_cfg cfg = { 0 };
-	char ns[128], pin[PATH_MAX], obj_dir[PATH_MAX];
-	int err, saved;
-
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
-	vnf_pin_dir(pin, sizeof(pin), s->name, node);
-	node_netns(ns, sizeof(ns), s->name, node);
-	err = node_mac(d, west_of(s, i), IF_EAST, cfg.west_peer_mac);
-	if (!err)
-		err = node_mac(d, east_of(s, i), IF_WEST, cfg.east_peer_mac);
-	if (!err)
-		err = xdp_intent(d, node, IF_WEST);
-	if (!err)
-		err = xdp_intent(d, node, IF_EAST);
-	if (err)
-		return err;
-	cfg.obj_dir = obj_dir;
-	cfg.pin_dir = pin;
-	cfg.vnf_id = (uint16_t)i;
-	cfg.probe_port = (uint16_t)s->probe.port;
-	err = netns_enter(ns, &saved);
-	if (err)
-		return err;
-	cfg.west_ifindex = if_index(IF_WEST);
-	cfg.east_ifindex = if_index(IF_EAST);
-	err = calvin_xdp_forward_attach(&cfg);
-	netns_leave(saved);
-	if (err)
-		calvin_err("%s: Failed to attach XDP forwarder: %s", node, strerror(-err));
-	return err;
 }
 
 /* The server reflects probes in XDP and passes the rest to its own stack;
@@ -259,7 +211,7 @@ const struct node_backend netns_backend = {
 	.node_create = netns_node_create,
 	.link_create = netns_link_create,
 	.endpoints_setup = netns_endpoints_setup,
-	.kernel_vnf = netns_kernel_vnf,
+	.kernel_node = netns_kernel_node,
 	.server = netns_server,
 	.user_vnf = netns_user_vnf,
 	.destroy = netns_destroy,

@@ -5,11 +5,10 @@
 
 #include "backend.h"
 
+int netns_kernel_node(struct deploy *d, unsigned int n);
+int xdp_intent(struct deploy *d, const char *node, const char *ifname);
 int netns_user_vnf(struct deploy *d, unsigned int vnf_id);
 int netns_destroy(struct chain_state *s);
-/* The node at the far end of VNF i's west and east links. */
-const char *west_of(const struct calvin_chain_spec *s, unsigned int i);
-const char *east_of(const struct calvin_chain_spec *s, unsigned int i);
 int node_mac_of(const char *chain, const char *node, const char *ifname, uint8_t mac[6]);
 
 #endif /* CALVIN_NETNS_H */

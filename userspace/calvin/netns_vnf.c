@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,32 +19,100 @@
 
 #define VNF_READY_TIMEOUT_MS 30000
 
+/* calvin-vnf's command line, built before the fork. */
 struct vnf_args {
-	char id[12], cpu[12], burst[12], port[12];
-	char west_peer[18], east_peer[18];
+	char *argv[48];
+	unsigned int argc;
+	char buf[2048]; /* the numbers and MACs argv points into */
+	size_t used;
 	char bin[PATH_MAX];
 	char ready_fd[12];
 };
 
+static void arg(struct vnf_args *a, const char *s)
+{
+	if (a->argc + 1 < sizeof(a->argv) / sizeof(a->argv[0]))
+		a->argv[a->argc++] = (char *)s;
+}
+
+/* An option with a formatted value. */
+static void argf(struct vnf_args *a, const char *opt, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void argf(struct vnf_args *a, const char *opt, const char *fmt, ...)
+{
+	char *v = a->buf + a->used;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(v, sizeof(a->buf) - a->used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(a->buf) - a->used)
+		return;
+	a->used += (size_t)n + 1;
+	arg(a, opt);
+	arg(a, v);
+}
+
+/* The transform and its parameters, per kind. */
+static void transform_args(struct vnf_args *a, const struct calvin_vnf_spec *v)
+{
+	argf(a, "--transform", "%s", calvin_vnf_kind_name(v->kind));
+	switch (v->kind) {
+	case CALVIN_VNF_NC_ENCODE:
+	case CALVIN_VNF_NC_DECODE:
+		argf(a, "--nc-k", "%u", v->nc.k);
+		argf(a, "--nc-r", "%u", v->nc.r);
+		argf(a, "--nc-flush-ns", "%llu", (unsigned long long)v->nc.flush_ns);
+		break;
+	case CALVIN_VNF_ENCRYPT:
+	case CALVIN_VNF_DECRYPT:
+		argf(a, "--cipher", "%s", v->crypt.cipher == CALVIN_CIPHER_CHACHA20_POLY1305
+						  ? "chacha20-poly1305"
+						  : "aes-256-gcm");
+		argf(a, "--key-file", "%s", v->crypt.key_file);
+		argf(a, "--spi", "%u", v->crypt.spi);
+		if (v->kind == CALVIN_VNF_DECRYPT)
+			argf(a, "--replay-window", "%u", v->crypt.replay_window);
+		break;
+	default:
+		break;
+	}
+}
+
 static int vnf_args_fill(struct deploy *d, unsigned int i, struct vnf_args *a)
 {
 	const struct calvin_chain_spec *s = d->spec;
+	const struct calvin_vnf_spec *v = &s->vnfs[i];
+	char west[18], east[18];
 	uint8_t mac[6];
 	int err;
 
-	err = node_mac_of(s->name, west_of(s, i), IF_EAST, mac);
+	err = node_mac_of(s->name, west_of(d, i), IF_EAST, mac);
 	if (err)
 		return err;
-	mac_str(mac, a->west_peer);
-	err = node_mac_of(s->name, east_of(s, i), IF_WEST, mac);
+	mac_str(mac, west);
+	err = node_mac_of(s->name, east_of(d, i), IF_WEST, mac);
 	if (err)
 		return err;
-	mac_str(mac, a->east_peer);
-	snprintf(a->id, sizeof(a->id), "%u", i);
-	snprintf(a->cpu, sizeof(a->cpu), "%d", d->vnf_cpu[i] < 0 ? 0 : d->vnf_cpu[i]);
-	snprintf(a->burst, sizeof(a->burst), "%u", s->vnfs[i].burst);
-	snprintf(a->port, sizeof(a->port), "%u", s->probe.port);
+	mac_str(mac, east);
 	snprintf(a->bin, sizeof(a->bin), "%s/calvin-vnf", calvin_lib_dir());
+	arg(a, a->bin);
+	argf(a, "--chain", "%s", s->name);
+	argf(a, "--name", "%s", v->name);
+	argf(a, "--vnf-id", "%u", i);
+	argf(a, "--lcore", "%d", d->vnf_cpu[i] < 0 ? 0 : d->vnf_cpu[i]);
+	argf(a, "--burst", "%u", v->burst);
+	argf(a, "--pmd", "%s", v->pmd == CALVIN_PMD_AF_PACKET ? "af_packet" : "af_xdp");
+	argf(a, "--west", "%s", IF_WEST);
+	argf(a, "--east", "%s", IF_EAST);
+	argf(a, "--west-peer", "%s", west);
+	argf(a, "--east-peer", "%s", east);
+	argf(a, "--probe-port", "%u", s->probe.port);
+	transform_args(a, v);
+	arg(a, "--ready-fd");
+	arg(a, a->ready_fd);
+	a->argv[a->argc] = NULL;
 	return 0;
 }
 
@@ -57,6 +126,8 @@ static void vnf_child(struct deploy *d, unsigned int i, struct vnf_args *a, int 
 	char ns[128], c;
 	int fd, saved;
 
+	/* the journal's lock belongs to the controller alone */
+	close(d->state->fd);
 	setsid();
 	fd = open("/dev/null", O_RDONLY);
 	dup2(fd, STDIN_FILENO);
@@ -67,17 +138,13 @@ static void vnf_child(struct deploy *d, unsigned int i, struct vnf_args *a, int 
 	}
 	if (read(go, &c, 1) != 1)
 		_exit(1);
-	node_netns(ns, sizeof(ns), d->spec->name, v->name);
+	node_netns(ns, sizeof(ns), d->spec->name, calvin_vnf_node(v));
 	if (netns_enter(ns, &saved) < 0) {
 		fprintf(stderr, "calvin: cannot enter %s\n", ns);
 		_exit(1);
 	}
 	snprintf(a->ready_fd, sizeof(a->ready_fd), "%d", ready);
-	execl(a->bin, a->bin, "--chain", d->spec->name, "--name", v->name, "--vnf-id", a->id,
-	      "--lcore", a->cpu, "--burst", a->burst, "--pmd",
-	      v->pmd == CALVIN_PMD_AF_PACKET ? "af_packet" : "af_xdp", "--west", IF_WEST, "--east",
-	      IF_EAST, "--west-peer", a->west_peer, "--east-peer", a->east_peer, "--probe-port",
-	      a->port, "--ready-fd", a->ready_fd, (char *)NULL);
+	execv(a->bin, a->argv);
 	fprintf(stderr, "calvin: cannot run %s: %s\n", a->bin, strerror(errno));
 	_exit(127);
 }
@@ -129,6 +196,13 @@ int netns_user_vnf(struct deploy *d, unsigned int i)
 	err = vnf_args_fill(d, i, &a);
 	if (err)
 		return err;
+	/* DPDK's af_xdp PMD attaches XDP programs to the node's veths; a VNF
+	 * that is killed leaves them there, so down must detach them */
+	err = xdp_intent(d, calvin_vnf_node(v), IF_WEST);
+	if (!err)
+		err = xdp_intent(d, calvin_vnf_node(v), IF_EAST);
+	if (err)
+		return err;
 	vnf_file_prefix(ns, sizeof(ns), d->spec->name, v->name);
 	snprintf(path, sizeof(path), "/var/run/dpdk/%s", ns);
 	err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
@@ -156,7 +230,7 @@ int netns_user_vnf(struct deploy *d, unsigned int i)
 	close(ready[1]);
 	go[0] = ready[1] = -1;
 	st = proc_start_time(pid);
-	node_netns(ns, sizeof(ns), d->spec->name, v->name);
+	node_netns(ns, sizeof(ns), d->spec->name, calvin_vnf_node(v));
 	err = state_add(d->state, ST_PROC, ns, NULL, pid, st);
 	if (err) {
 		kill(pid, SIGKILL);

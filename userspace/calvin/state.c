@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "state.h"
@@ -35,13 +36,21 @@ static void crash_point(unsigned int nr)
 		raise(SIGKILL);
 }
 
+/* Wait a little for the lock: a controller that was just killed may have
+ * left a child that still shares the journal's open file for a moment. */
 static int state_lock(struct chain_state *s)
 {
-	if (flock(s->fd, LOCK_EX | LOCK_NB) == 0)
-		return 0;
-	if (errno == EWOULDBLOCK)
-		return -EBUSY;
-	return -errno;
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int tries;
+
+	for (tries = 0; tries < 250; tries++) {
+		if (flock(s->fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK)
+			return -errno;
+		nanosleep(&ts, NULL);
+	}
+	return -EBUSY;
 }
 
 int state_create(struct chain_state *s, const char *chain)

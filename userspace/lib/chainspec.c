@@ -8,7 +8,7 @@
 
 #include "chainspec_priv.h"
 
-static void join_keys(const struct spec_key *keys, char *buf, size_t size)
+void calvin_spec_join_keys(const struct spec_key *keys, char *buf, size_t size)
 {
 	const char *words[SPEC_MAX_KEYS + 1];
 	int i;
@@ -19,14 +19,11 @@ static void join_keys(const struct spec_key *keys, char *buf, size_t size)
 	calvin_spec_join_words(words, buf, size);
 }
 
-static int walk_mapping(struct spec_ctx *c, yaml_node_t *map, const char *what,
-			const struct spec_key *keys, void *obj, struct spec_seen *seen);
-static int set_vnfs(struct spec_ctx *c, yaml_node_t *n);
 
 static int set_section(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n, void *obj)
 {
 	struct spec_seen seen;
-	char list[128];
+	char list[SPEC_LIST_MAX];
 	int err;
 
 	/* "server:" with nothing under it means all defaults */
@@ -35,12 +32,12 @@ static int set_section(struct spec_ctx *c, const struct spec_key *k, yaml_node_t
 					    !strcmp((char *)n->data.scalar.value, "null")))
 		return 0;
 	if (n->type != YAML_MAPPING_NODE) {
-		join_keys(k->keys, list, sizeof(list));
+		calvin_spec_join_keys(k->keys, list, sizeof(list));
 		return calvin_spec_err(c, n->start_mark,
 				       "%s must be a mapping; give it keys among: %s", k->name,
 				       list);
 	}
-	err = walk_mapping(c, n, k->name, k->keys, obj, &seen);
+	err = calvin_spec_walk_mapping(c, n, k->name, k->keys, obj, &seen);
 	if (!err && k->after)
 		err = k->after(c, obj, &seen);
 	return err;
@@ -71,9 +68,10 @@ static int set_value(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *
 	case KEY_SECTION:
 		return set_section(c, k, n, field);
 	case KEY_VNFS:
-		return set_vnfs(c, n);
+		return calvin_spec_set_vnfs(c, n);
+	default:
+		return calvin_spec_set_param(c, k, n, field);
 	}
-	return -EINVAL;
 }
 
 static int key_index(const struct spec_key *keys, const char *name)
@@ -88,10 +86,10 @@ static int key_index(const struct spec_key *keys, const char *name)
 
 /* Applies each key of map in file order (so the first error in the file is
  * the one reported), then reports the first missing required key. */
-static int walk_mapping(struct spec_ctx *c, yaml_node_t *map, const char *what,
-			const struct spec_key *keys, void *obj, struct spec_seen *seen)
+int calvin_spec_walk_mapping(struct spec_ctx *c, yaml_node_t *map, const char *what,
+			     const struct spec_key *keys, void *obj, struct spec_seen *seen)
 {
-	char buf[SHOWN_MAX + 4], list[128];
+	char buf[SHOWN_MAX + 4], list[SPEC_LIST_MAX];
 	yaml_node_t *kn, *vn;
 	yaml_node_pair_t *pair;
 	const char *name;
@@ -104,7 +102,7 @@ static int walk_mapping(struct spec_ctx *c, yaml_node_t *map, const char *what,
 		if (!kn || !vn)
 			return calvin_spec_err(c, map->start_mark,
 					       "broken YAML document; report a bug");
-		join_keys(keys, list, sizeof(list));
+		calvin_spec_join_keys(keys, list, sizeof(list));
 		if (kn->type != YAML_SCALAR_NODE)
 			return calvin_spec_err(c, kn->start_mark,
 					       "keys of %s must be plain words; valid keys: %s",
@@ -131,106 +129,6 @@ static int walk_mapping(struct spec_ctx *c, yaml_node_t *map, const char *what,
 			return calvin_spec_err(c, map->start_mark,
 					       "missing required key '%s' in %s; add %s",
 					       keys[i].name, what, keys[i].required);
-	return 0;
-}
-
-enum { VNF_NAME, VNF_KIND, VNF_SPACE, VNF_BURST, VNF_PMD };
-
-static const struct spec_key vnf_keys[] = {
-    [VNF_NAME] = {.name = "name",
-		  .type = KEY_NAME,
-		  .off = offsetof(struct calvin_vnf_spec, name),
-		  .required = "a name, e.g. 'name: fwd-k'"},
-    [VNF_KIND] = {.name = "kind",
-		  .type = KEY_WORD,
-		  .off = offsetof(struct calvin_vnf_spec, kind),
-		  .words = calvin_vnf_kind_words,
-		  .required = "'kind: forward'"},
-    [VNF_SPACE] = {.name = "space",
-		   .type = KEY_WORD,
-		   .off = offsetof(struct calvin_vnf_spec, space),
-		   .words = calvin_space_words,
-		   .required = "'space: kernel' or 'space: user'"},
-    [VNF_BURST] = {.name = "burst",
-		   .type = KEY_UINT,
-		   .off = offsetof(struct calvin_vnf_spec, burst),
-		   .min = 1,
-		   .max = 512},
-    [VNF_PMD] = {.name = "pmd",
-		 .type = KEY_WORD,
-		 .off = offsetof(struct calvin_vnf_spec, pmd),
-		 .words = calvin_pmd_words},
-    {NULL},
-};
-
-static int vnf_after(struct spec_ctx *c, struct calvin_vnf_spec *vnf, struct spec_seen *seen)
-{
-	static const int user_only[] = {VNF_BURST, VNF_PMD};
-	unsigned int i;
-	int k;
-
-	if (vnf->space == CALVIN_USER)
-		return 0;
-	for (i = 0; i < sizeof(user_only) / sizeof(user_only[0]); i++) {
-		k = user_only[i];
-		if (seen->key[k])
-			return calvin_spec_err(
-			    c, seen->key[k]->start_mark,
-			    "%s applies to user-space VNFs only; remove it or set 'space: user'",
-			    vnf_keys[k].name);
-	}
-	return 0;
-}
-
-static int set_vnfs(struct spec_ctx *c, yaml_node_t *n)
-{
-	struct calvin_vnf_spec *vnf;
-	struct spec_seen seen;
-	yaml_node_item_t *item;
-	yaml_node_t *in;
-	char what[32];
-	unsigned int i;
-	int err;
-
-	if (n->type != YAML_SEQUENCE_NODE)
-		return calvin_spec_err(
-		    c, n->start_mark,
-		    "vnfs must be a list of 1 to %d VNFs; write one '- name: ...' item per VNF",
-		    CALVIN_MAX_VNFS);
-	if (n->data.sequence.items.start == n->data.sequence.items.top)
-		return calvin_spec_err(c, n->start_mark,
-				       "vnfs is empty; list 1 to %d VNFs, probe side first",
-				       CALVIN_MAX_VNFS);
-	for (item = n->data.sequence.items.start, i = 0; item < n->data.sequence.items.top;
-	     item++, i++) {
-		in = yaml_document_get_node(c->doc, *item);
-		if (!in)
-			return calvin_spec_err(c, n->start_mark,
-					       "broken YAML document; report a bug");
-		if (i >= CALVIN_MAX_VNFS)
-			return calvin_spec_err(c, in->start_mark,
-					       "too many VNFs: a chain holds at most %d; remove "
-					       "some or split the chain",
-					       CALVIN_MAX_VNFS);
-		if (in->type != YAML_MAPPING_NODE)
-			return calvin_spec_err(
-			    c, in->start_mark,
-			    "VNF %u must be a mapping; write '- name: ...' with kind and space",
-			    i + 1);
-		vnf = &c->spec->vnfs[i];
-		vnf->burst = 1;
-		vnf->pmd = CALVIN_PMD_AF_XDP;
-		vnf->pos.line = (int)in->start_mark.line + 1;
-		vnf->pos.col = (int)in->start_mark.column + 1;
-		snprintf(what, sizeof(what), "VNF %u", i + 1);
-		err = walk_mapping(c, in, what, vnf_keys, vnf, &seen);
-		if (!err)
-			err = vnf_after(c, vnf, &seen);
-		if (err)
-			return err;
-		c->vnf_name[i] = seen.val[VNF_NAME];
-		c->spec->nr_vnfs = i + 1;
-	}
 	return 0;
 }
 
@@ -286,6 +184,7 @@ static const struct spec_key chain_keys[] = {
     {.name = "budget",
      .type = KEY_DURATION,
      .off = offsetof(struct calvin_chain_spec, budget_ns),
+     .hint = "the RTT budget, e.g. 350us",
      .required = "the RTT budget, e.g. 'budget: 350us'"},
     {.name = "placement",
      .type = KEY_WORD,
@@ -313,58 +212,6 @@ static const struct spec_key chain_keys[] = {
      .keys = probe_keys},
     {NULL},
 };
-
-static bool written_later(const yaml_node_t *a, const yaml_node_t *b)
-{
-	return a->start_mark.line > b->start_mark.line ||
-	       (a->start_mark.line == b->start_mark.line &&
-		a->start_mark.column > b->start_mark.column);
-}
-
-/* VNF and server names become netns names and bpffs paths, so they must be
- * distinct, and "probe" names the probe's own node. */
-static int check_names(struct spec_ctx *c)
-{
-	const char *name[CALVIN_MAX_VNFS + 1];
-	yaml_node_t *node[CALVIN_MAX_VNFS + 1], *a, *b;
-	unsigned int i, j, n = c->spec->nr_vnfs;
-
-	for (i = 0; i < n; i++) {
-		name[i] = c->spec->vnfs[i].name;
-		node[i] = c->vnf_name[i];
-	}
-	name[n] = c->spec->server.name;
-	node[n] = c->server_name;
-	for (i = 0; i <= n; i++)
-		if (node[i] && !strcmp(name[i], "probe"))
-			return calvin_spec_err(
-			    c, node[i]->start_mark,
-			    "node name 'probe' is reserved for the probe; choose another name");
-	for (i = 0; i <= n; i++) {
-		for (j = i + 1; j <= n; j++) {
-			if (strcmp(name[i], name[j]))
-				continue;
-			/* blame the one written later; a default name is written nowhere */
-			a = node[i];
-			b = node[j];
-			if (!b || (a && written_later(a, b))) {
-				a = node[j];
-				b = node[i];
-			}
-			if (!a)
-				return calvin_spec_err(
-				    c, b->start_mark,
-				    "node name '%s' is the server's default name; rename this VNF "
-				    "or set 'server: {name: ...}'",
-				    name[i]);
-			return calvin_spec_err(c, b->start_mark,
-					       "node name '%s' is used twice (first at line %zu); "
-					       "give each VNF and the server its own name",
-					       name[i], a->start_mark.line + 1);
-		}
-	}
-	return 0;
-}
 
 /* libyaml's reader errors carry a byte offset, not a mark. */
 static yaml_mark_t mark_at(const char *text, size_t len, size_t offset)
@@ -431,10 +278,10 @@ static int walk_chain(struct spec_ctx *c)
 		return calvin_spec_err(c, root ? root->start_mark : start,
 				       "the top level must be a mapping of keys (name, budget, "
 				       "vnfs, ...); start with 'name: CHAIN'");
-	err = walk_mapping(c, root, "the chain", chain_keys, c->spec, &seen);
+	err = calvin_spec_walk_mapping(c, root, "the chain", chain_keys, c->spec, &seen);
 	if (err)
 		return err;
-	return check_names(c);
+	return calvin_spec_check_names(c);
 }
 
 /* A second document would be silently ignored; say so instead. */

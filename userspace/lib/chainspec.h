@@ -277,4 +277,42 @@ int calvin_word_lookup(const char *const *words, const char *s);
 /* Is s a valid chain or node name: [a-z][a-z0-9-]*, 1..CALVIN_NAME_MAX chars? */
 bool calvin_name_valid(const char *s);
 
+/* Which spaces a kind runs in: its default space (forward: kernel), and
+ * whether it can run in s (forward runs in both, the others in one). */
+enum calvin_space calvin_kind_space(enum calvin_vnf_kind k);
+bool calvin_kind_allows_space(enum calvin_vnf_kind k, enum calvin_space s);
+
+const char *calvin_acl_action_name(enum calvin_acl_action a);
+const char *calvin_route_via_name(enum calvin_route_via v);
+const char *calvin_rl_scope_name(enum calvin_rl_scope s);
+const char *calvin_loss_model_name(enum calvin_loss_model m);
+const char *calvin_direction_name(enum calvin_direction d);
+const char *calvin_cipher_name(enum calvin_cipher c);
+
+extern const char *const calvin_acl_action_words[];
+extern const char *const calvin_route_via_words[];
+extern const char *const calvin_rl_scope_words[];
+extern const char *const calvin_loss_model_words[];
+extern const char *const calvin_direction_words[];
+extern const char *const calvin_cipher_words[];
+
+/* Parameter values, pure (no YAML): each returns 0 or -EINVAL, plus the
+ * cases noted. */
+
+/* "10.70.0.0/24", "10.70.0.2" (/32), "2001:db8::/32", "::1" (/128), "any".
+ * -EDOM: host bits set; *p then holds the prefix with them cleared. */
+int calvin_parse_prefix(const char *s, struct calvin_prefix *p);
+#define CALVIN_PREFIX_STR_MAX 56
+/* The spec form of p ("any", "10.70.0.0/24"); buf of CALVIN_PREFIX_STR_MAX. */
+const char *calvin_prefix_str(const struct calvin_prefix *p, char *buf, size_t size);
+/* "80" or "1000-2000": 0..65535, lo <= hi. */
+int calvin_parse_ports(const char *s, struct calvin_port_range *r);
+/* any (0), tcp, udp, icmp, icmpv6, or a protocol number 0..255. */
+int calvin_parse_proto(const char *s, uint8_t *proto);
+/* "5%", "0.5%", "100%" to parts per million, rounded to the nearest;
+ * -ERANGE: above 100%. A number without '%' is -EINVAL. */
+int calvin_parse_ppm(const char *s, uint32_t *ppm);
+/* Decimal or 0x hex, 0..UINT64_MAX; -ERANGE on overflow. */
+int calvin_parse_u64(const char *s, uint64_t *v);
+
 #endif /* CALVIN_LIB_CHAINSPEC_H */

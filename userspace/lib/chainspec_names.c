@@ -5,7 +5,16 @@
 
 #include "chainspec.h"
 
-const char *const calvin_vnf_kind_words[] = {[CALVIN_VNF_FORWARD] = "forward", NULL};
+const char *const calvin_vnf_kind_words[] = {[CALVIN_VNF_FORWARD] = "forward",
+					     [CALVIN_VNF_ACL] = "acl",
+					     [CALVIN_VNF_ROUTER] = "router",
+					     [CALVIN_VNF_RATELIMIT] = "ratelimit",
+					     [CALVIN_VNF_IMPAIR] = "impair",
+					     [CALVIN_VNF_NC_ENCODE] = "nc-encode",
+					     [CALVIN_VNF_NC_DECODE] = "nc-decode",
+					     [CALVIN_VNF_ENCRYPT] = "encrypt",
+					     [CALVIN_VNF_DECRYPT] = "decrypt",
+					     NULL};
 const char *const calvin_space_words[] = {[CALVIN_KERNEL] = "kernel", [CALVIN_USER] = "user", NULL};
 const char *const calvin_placement_words[] = {[CALVIN_PLACE_SHARED] = "shared",
 					      [CALVIN_PLACE_PINNED] = "pinned",
@@ -18,6 +27,33 @@ const char *const calvin_pmd_words[] = {
 const char *const calvin_server_kind_words[] = {[CALVIN_SERVER_ECHO] = "echo", NULL};
 const char *const calvin_probe_mode_words[] = {
     [CALVIN_PROBE_PACED] = "paced", [CALVIN_PROBE_PINGPONG] = "ping-pong", NULL};
+
+const char *const calvin_acl_action_words[] = {
+    [CALVIN_ACL_ALLOW] = "allow", [CALVIN_ACL_DENY] = "deny", NULL};
+const char *const calvin_route_via_words[] = {
+    [CALVIN_VIA_WEST] = "west", [CALVIN_VIA_EAST] = "east", [CALVIN_VIA_DROP] = "drop", NULL};
+const char *const calvin_rl_scope_words[] = {
+    [CALVIN_RL_PER_VNF] = "vnf", [CALVIN_RL_PER_FLOW] = "flow", NULL};
+const char *const calvin_loss_model_words[] = {
+    [CALVIN_LOSS_UNIFORM] = "uniform", [CALVIN_LOSS_GILBERT_ELLIOTT] = "gilbert-elliott", NULL};
+const char *const calvin_direction_words[] = {
+    [CALVIN_DIRS_BOTH] = "both", [CALVIN_DIRS_FWD] = "fwd", [CALVIN_DIRS_REV] = "rev", NULL};
+const char *const calvin_cipher_words[] = {[CALVIN_CIPHER_AES_256_GCM] = "aes-256-gcm",
+					   [CALVIN_CIPHER_CHACHA20_POLY1305] =
+					       "chacha20-poly1305",
+					   NULL};
+
+/* CALVIN: elementary and basic VNFs in the kernel, advanced ones in user
+ * space; forward exists in both to compare the two. */
+enum calvin_space calvin_kind_space(enum calvin_vnf_kind k)
+{
+	return k >= CALVIN_VNF_NC_ENCODE ? CALVIN_USER : CALVIN_KERNEL;
+}
+
+bool calvin_kind_allows_space(enum calvin_vnf_kind k, enum calvin_space s)
+{
+	return k == CALVIN_VNF_FORWARD || s == calvin_kind_space(k);
+}
 
 int calvin_word_lookup(const char *const *words, const char *s)
 {
@@ -73,6 +109,36 @@ const char *calvin_server_kind_name(enum calvin_server_kind k)
 const char *calvin_probe_mode_name(enum calvin_probe_mode m)
 {
 	return word_of(calvin_probe_mode_words, m);
+}
+
+const char *calvin_acl_action_name(enum calvin_acl_action a)
+{
+	return word_of(calvin_acl_action_words, a);
+}
+
+const char *calvin_route_via_name(enum calvin_route_via v)
+{
+	return word_of(calvin_route_via_words, v);
+}
+
+const char *calvin_rl_scope_name(enum calvin_rl_scope s)
+{
+	return word_of(calvin_rl_scope_words, s);
+}
+
+const char *calvin_loss_model_name(enum calvin_loss_model m)
+{
+	return word_of(calvin_loss_model_words, m);
+}
+
+const char *calvin_direction_name(enum calvin_direction d)
+{
+	return word_of(calvin_direction_words, d);
+}
+
+const char *calvin_cipher_name(enum calvin_cipher c)
+{
+	return word_of(calvin_cipher_words, c);
 }
 
 bool calvin_name_valid(const char *s)

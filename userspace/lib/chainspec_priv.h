@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* Chain spec parser internals shared by chainspec.c (the walk) and
- * chainspec_values.c (scalar values); not for use outside the parser. */
+/* Chain spec parser internals shared by chainspec.c (the walk), chainspec_vnf.c
+ * (VNF kinds), chainspec_nodes.c (names and nodes), chainspec_values.c and
+ * chainspec_params.c (values); not for use outside the parser. */
 #ifndef CALVIN_LIB_CHAINSPEC_PRIV_H
 #define CALVIN_LIB_CHAINSPEC_PRIV_H
 
@@ -8,7 +9,8 @@
 
 #include "chainspec.h"
 
-#define SPEC_MAX_KEYS 8
+#define SPEC_MAX_KEYS 16
+#define SPEC_LIST_MAX 256 /* valid keys or words, joined for an error line */
 #define SHOWN_MAX 40 /* user text quoted in an error line */
 
 struct spec_ctx {
@@ -20,6 +22,11 @@ struct spec_ctx {
 	/* where each node name was written, for the distinct-names check */
 	yaml_node_t *vnf_name[CALVIN_MAX_VNFS];
 	yaml_node_t *server_name; /* NULL: the default name */
+	yaml_node_t *vnf_node[CALVIN_MAX_VNFS]; /* NULL: the default node */
+	/* the VNF being walked, for messages about its rules and routes */
+	struct calvin_vnf_spec *vnf;
+	unsigned int vnf_index;
+	yaml_mark_t vnf_mark; /* where its mapping starts */
 };
 
 /* The key and value node of each key of a mapping, indexed like its table. */
@@ -28,14 +35,34 @@ struct spec_seen {
 	yaml_node_t *val[SPEC_MAX_KEYS];
 };
 
-enum key_type { KEY_NAME, KEY_DURATION, KEY_BOOL, KEY_WORD, KEY_UINT, KEY_SECTION, KEY_VNFS };
+enum key_type {
+	KEY_NAME,
+	KEY_DURATION,
+	KEY_BOOL,
+	KEY_WORD,
+	KEY_UINT,
+	KEY_SECTION,
+	KEY_VNFS,
+	/* VNF parameters, set by calvin_spec_set_param() */
+	KEY_U64,    /* uint64_t, decimal or 0x hex, min..max64 */
+	KEY_U32,    /* uint32_t, decimal or 0x hex, min..max64 */
+	KEY_PPM,    /* uint32_t parts per million, written as a percentage */
+	KEY_PREFIX, /* struct calvin_prefix */
+	KEY_PORTS,  /* struct calvin_port_range */
+	KEY_PROTO,  /* uint8_t */
+	KEY_PATH,   /* char[4096], resolved against the spec file's directory */
+	KEY_RULES,  /* struct calvin_acl_spec */
+	KEY_ROUTES, /* struct calvin_router_spec */
+};
 
 struct spec_key {
 	const char *name;
 	enum key_type type;
 	size_t off;		     /* of the field in the struct the mapping fills */
 	const char *const *words;    /* KEY_WORD */
-	unsigned int min, max;	     /* KEY_UINT */
+	unsigned int min, max;	     /* KEY_UINT; min also for KEY_U64, KEY_U32 */
+	uint64_t max64;		     /* KEY_U64, KEY_U32 */
+	const char *hint;	     /* KEY_DURATION: what to give if it is zero */
 	const struct spec_key *keys; /* KEY_SECTION */
 	/* KEY_SECTION: checks that need the whole section */
 	int (*after)(struct spec_ctx *c, void *obj, struct spec_seen *seen);
@@ -54,5 +81,15 @@ int calvin_spec_set_bool(struct spec_ctx *c, const struct spec_key *k, yaml_node
 int calvin_spec_set_word(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n, int *out);
 int calvin_spec_set_uint(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
 			 unsigned int *out);
+
+int calvin_spec_walk_mapping(struct spec_ctx *c, yaml_node_t *map, const char *what,
+			     const struct spec_key *keys, void *obj, struct spec_seen *seen);
+void calvin_spec_join_keys(const struct spec_key *keys, char *buf, size_t size);
+int calvin_spec_set_param(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
+			  void *field);
+int calvin_spec_set_vnfs(struct spec_ctx *c, yaml_node_t *n);
+int calvin_spec_check_names(struct spec_ctx *c);
+/* "acl 'fw'", or "acl in VNF 2" before its name is read */
+const char *calvin_spec_vnf_label(struct spec_ctx *c, char *buf, size_t size);
 
 #endif /* CALVIN_LIB_CHAINSPEC_PRIV_H */

@@ -107,9 +107,8 @@ int calvin_spec_set_duration(struct spec_ctx *c, const struct spec_key *k, yaml_
 				       k->name, calvin_spec_shown(s, buf));
 	}
 	if (*out == 0)
-		return calvin_spec_err(c, n->start_mark,
-				       "%s must be above zero; give the RTT budget, e.g. 350us",
-				       k->name);
+		return calvin_spec_err(c, n->start_mark, "%s must be above zero; give %s",
+				       k->name, k->hint ? k->hint : "a duration, e.g. 1ms");
 	return 0;
 }
 
@@ -136,7 +135,7 @@ int calvin_spec_set_bool(struct spec_ctx *c, const struct spec_key *k, yaml_node
 
 int calvin_spec_set_word(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n, int *out)
 {
-	char buf[SHOWN_MAX + 4], list[128];
+	char buf[SHOWN_MAX + 4], list[SPEC_LIST_MAX];
 	const char *s = "";
 	int err;
 

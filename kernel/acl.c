@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Loader of the ACL VNF (acl.bpf.c): compile the spec's rules into its maps, live updates, hits. */
+#include <errno.h>
+#include <unistd.h>
+
+#include "acl_rules.h"
+#include "loader_priv.h"
+
+static const struct calvin_pin acl_pins[] = {
+    {"acl_rules", CALVIN_PIN_ACL_RULES},
+    {"acl_sets", CALVIN_PIN_ACL_SETS},
+    {"acl_active", CALVIN_PIN_ACL_ACTIVE},
+    {"acl_hits", CALVIN_PIN_ACL_HITS},
+    {NULL, NULL},
+};
+
+static int acl_fill(struct bpf_object *obj, const void *arg)
+{
+	struct calvin_acl_maps m = {
+	    .rules = calvin_map_fd(obj, "acl_rules"),
+	    .sets = calvin_map_fd(obj, "acl_sets"),
+	    .active = calvin_map_fd(obj, "acl_active"),
+	    .hits = calvin_map_fd(obj, "acl_hits"),
+	};
+
+	if (m.rules < 0 || m.sets < 0 || m.active < 0 || m.hits < 0)
+		return -ENOENT;
+	return calvin_acl_write(&m, arg);
+}
+
+static const struct calvin_vnf_ops acl_ops = {
+    .name = "acl",
+    .pins = acl_pins,
+    .fill = acl_fill,
+};
+
+int calvin_xdp_acl_attach(const struct calvin_xdp_acl_cfg *cfg)
+{
+	int err;
+
+	if (!cfg)
+		return -EINVAL;
+	/* Refuse a bad spec before anything is attached. */
+	err = calvin_acl_check(cfg->acl);
+	if (err)
+		return err;
+	return calvin_vnf_attach(&cfg->fwd, &acl_ops, cfg->acl);
+}
+
+static void close_maps(struct calvin_acl_maps *m)
+{
+	if (m->rules >= 0)
+		close(m->rules);
+	if (m->sets >= 0)
+		close(m->sets);
+	if (m->active >= 0)
+		close(m->active);
+	if (m->hits >= 0)
+		close(m->hits);
+}
+
+static int open_maps(const char *pin_dir, struct calvin_acl_maps *m)
+{
+	m->rules = calvin_pinned_fd(pin_dir, CALVIN_PIN_ACL_RULES);
+	m->sets = calvin_pinned_fd(pin_dir, CALVIN_PIN_ACL_SETS);
+	m->active = calvin_pinned_fd(pin_dir, CALVIN_PIN_ACL_ACTIVE);
+	m->hits = calvin_pinned_fd(pin_dir, CALVIN_PIN_ACL_HITS);
+	if (m->rules >= 0 && m->sets >= 0 && m->active >= 0 && m->hits >= 0)
+		return 0;
+	close_maps(m);
+	return m->rules < 0    ? m->rules
+	       : m->sets < 0   ? m->sets
+	       : m->active < 0 ? m->active
+			       : m->hits;
+}
+
+int calvin_xdp_acl_update(const char *pin_dir, const struct calvin_acl_spec *acl)
+{
+	struct calvin_acl_maps m;
+	int err;
+
+	err = calvin_acl_check(acl);
+	if (err)
+		return err;
+	err = open_maps(pin_dir, &m);
+	if (err)
+		return err;
+	err = calvin_acl_write(&m, acl);
+	close_maps(&m);
+	return err;
+}
+
+int calvin_xdp_acl_read_hits(const char *pin_dir, uint64_t *hits, unsigned int n,
+			     uint64_t *default_hits)
+{
+	struct calvin_acl_set set;
+	uint32_t zero = 0, s, i;
+	struct calvin_acl_maps m;
+	__u64 sum;
+	int err;
+
+	if (n > CALVIN_XDP_ACL_MAX_RULES)
+		return -EINVAL;
+	err = open_maps(pin_dir, &m);
+	if (err)
+		return err;
+	if (bpf_map_lookup_elem(m.active, &zero, &s) || bpf_map_lookup_elem(m.sets, &s, &set)) {
+		err = -errno;
+		goto close;
+	}
+	s &= 1;
+	for (i = 0; hits && !err && i < n; i++) {
+		sum = 0;
+		if (i < set.nr_rules)
+			err = calvin_percpu_sum(m.hits, s * CALVIN_XDP_ACL_HIT_STRIDE + i, &sum, 1);
+		hits[i] = sum;
+	}
+	if (!err && default_hits) {
+		err = calvin_percpu_sum(
+		    m.hits, s * CALVIN_XDP_ACL_HIT_STRIDE + CALVIN_XDP_ACL_MAX_RULES, &sum, 1);
+		*default_hits = sum;
+	}
+close:
+	close_maps(&m);
+	return err;
+}
