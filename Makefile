@@ -34,6 +34,8 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(B)/%)
 BPFTEST_SRCS := $(wildcard tests/bpf/test_*.c)
 BPFTEST_BINS := $(BPFTEST_SRCS:%.c=$(B)/%)
+TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOL_BINS := $(TOOL_SRCS:%.c=$(B)/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:%.c=$(B)/%)
 
@@ -44,12 +46,14 @@ DEPS_STAMP := $(B)/.deps-installed
 # Package flags are read only after the packages are there.
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
-.PHONY: all deps run test test-unit test-bpf test-fuzz test-integration fuzz clean format
+.PHONY: all deps run test test-unit test-bpf test-fuzz test-integration fuzz clean format \
+	bench bench-kernel bench-user
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
 
 .PHONY: build
-build: $(B)/calvin $(B)/calvin-vnf $(BPF_OBJS) $(UNIT_BINS) $(BPFTEST_BINS) $(FUZZ_BINS)
+build: $(B)/calvin $(B)/calvin-vnf $(BPF_OBJS) $(UNIT_BINS) $(BPFTEST_BINS) $(FUZZ_BINS) \
+	$(TOOL_BINS)
 
 # Installs only what is missing; apt-get update runs once, only if needed.
 deps: $(DEPS_STAMP)
@@ -75,6 +79,21 @@ test-unit test-bpf test-fuzz test-integration: all
 
 fuzz: all
 	tests/fuzz/run-long
+
+# Benchmarks: side-by-side comparisons in one run, Markdown reports in
+# bench/results/. Not tests: this machine is shared, so they report medians
+# and ratios, and never fail a build.
+bench: bench-kernel bench-user
+
+bench-kernel: all
+	bench/kernel.sh
+
+bench-user: all $(B)/bench/nc_bench $(B)/bench/aead_bench
+	bench/user.sh
+
+$(B)/bench/%: bench/%.c $(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -107,6 +126,10 @@ $(B)/tests/bpf/%: tests/bpf/%.c $(BPF_OBJS) $(B)/lib/libcalvin.a \
 		$(wildcard tests/bpf/*.h kernel/*.h include/calvin/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(call pc,--libs libbpf cmocka) $(LIB_LDLIBS)
+
+$(B)/tests/tools/%: tests/tools/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
 
 # libFuzzer harnesses, with the pure library rebuilt under ASan/UBSan.
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

@@ -79,3 +79,10 @@ udp_send() { # CHAIN NODE ADDR PORT N
 json_num() { # KEY < JSON
 	grep -o "\"$1\": *[0-9]*" | head -n 1 | grep -o '[0-9]*$'
 }
+
+# One counter of one VNF from `calvin -j status` (first direction or port
+# that has it: fwd before rev, west before east).
+vnf_stat() { # CHAIN VNF KEY
+	$CALVIN -j status "$1" | sed 's/{"name":/\n&/g' | grep "^{\"name\":\"$2\"" |
+		grep -o "\"$3\":[0-9]*" | head -n 1 | cut -d: -f2
+}

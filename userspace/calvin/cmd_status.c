@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -125,6 +126,28 @@ out:
 	return err;
 }
 
+/* The VNF answers a flat JSON dict of counters inside {"/calvin/stats": };
+ * as text: "name value" for every counter that is not zero. */
+static void print_flat_dict(const char *node, const char *json)
+{
+	const char *p = strchr(json, ':'), *key, *end;
+	unsigned long long v;
+	char *num_end;
+
+	printf("  %-12s user   ", node);
+	p = p ? strchr(p, '{') : NULL;
+	while (p && (key = strchr(p, '"'))) {
+		end = strchr(key + 1, '"');
+		if (!end || end[1] != ':')
+			break;
+		v = strtoull(end + 2, &num_end, 10);
+		if (v)
+			printf(" %.*s %llu", (int)(end - key - 1), key + 1, v);
+		p = num_end;
+	}
+	printf("\n");
+}
+
 static void user_stats(const char *chain, const char *node, bool first)
 {
 	char prefix[128], buf[16384];
@@ -143,7 +166,7 @@ static void user_stats(const char *chain, const char *node, bool first)
 	if (err)
 		printf("  %-12s user    telemetry socket unavailable: %s\n", node, strerror(-err));
 	else
-		printf("  %-12s user    %s\n", node, buf);
+		print_flat_dict(node, buf);
 }
 
 static int chain_status(const char *chain, bool first)

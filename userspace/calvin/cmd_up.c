@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "keyfile.h"
 #include "loader.h"
 #include "util.h"
 
@@ -132,6 +133,31 @@ static int check_shared_nodes(const struct calvin_chain_spec *spec)
 	return 0;
 }
 
+/* Key files of encrypt/decrypt VNFs: readable only by their owner, and
+ * well-formed, before anything is created (calvin-vnf checks again). */
+static int check_key_files(const struct calvin_chain_spec *spec)
+{
+	char err[CALVIN_ERR_MAX];
+	struct calvin_key *k;
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < spec->nr_vnfs; i++) {
+		if (spec->vnfs[i].kind != CALVIN_VNF_ENCRYPT &&
+		    spec->vnfs[i].kind != CALVIN_VNF_DECRYPT)
+			continue;
+		k = calvin_key_new();
+		if (!k)
+			return CALVIN_EXIT_FAIL;
+		if (calvin_keyfile_load(spec->vnfs[i].crypt.key_file, k, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			rc = CALVIN_EXIT_USAGE;
+		}
+		calvin_key_free(k);
+	}
+	return rc;
+}
+
 int chain_up(const struct calvin_chain_spec *spec)
 {
 	const struct node_backend *be = &netns_backend;
@@ -158,6 +184,8 @@ int chain_up(const struct calvin_chain_spec *spec)
 		rc = make_plan(spec, &plan);
 	if (!rc)
 		rc = check_shared_nodes(spec);
+	if (!rc)
+		rc = check_key_files(spec);
 	if (rc)
 		return rc;
 	memcpy(d.vnf_cpu, plan.vnf_cpu, sizeof(d.vnf_cpu));

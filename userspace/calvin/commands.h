@@ -23,6 +23,7 @@ int cmd_status(int argc, char **argv);
 int cmd_down(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_exec(int argc, char **argv);
+int cmd_keygen(int argc, char **argv);
 
 /* -j on any subcommand */
 extern bool calvin_json;

@@ -19,6 +19,7 @@ static const struct calvin_cmd cmds[] = {
 	{ "down", cmd_down, "CHAIN | --all", "tear down (harmless to repeat)" },
 	{ "run", cmd_run, "CHAIN.yaml [probe options]", "up, probe, report, down" },
 	{ "exec", cmd_exec, "CHAIN NODE -- CMD [ARG...]", "run a command inside a node" },
+	{ "keygen", cmd_keygen, "FILE", "write a new key file for encrypt/decrypt VNFs" },
 };
 
 static void usage(FILE *f)

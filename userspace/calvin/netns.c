@@ -82,15 +82,19 @@ static int netns_node_create(struct deploy *d, const char *node)
 }
 
 /* a's east to b's west; created straight into the two namespaces, so
- * deleting either namespace deletes the pair: nothing to journal. */
+ * deleting either namespace deletes the pair: nothing to journal. Links
+ * between two VNFs carry what encoders and encryptors add to a packet
+ * (headers, tags), so they get room beyond the endpoints' 1500 bytes. */
 static int netns_link_create(struct deploy *d, const char *a, const char *b)
 {
+	bool inner = strcmp(a, "probe") && strcmp(b, d->spec->server.name);
 	char nsa[128], nsb[128];
 
 	node_netns(nsa, sizeof(nsa), d->spec->name, a);
 	node_netns(nsb, sizeof(nsb), d->spec->name, b);
-	if (RUN("ip", "link", "add", IF_EAST, "netns", nsa, "type", "veth", "peer", "name", IF_WEST,
-		"netns", nsb))
+	if (RUN("ip", "link", "add", IF_EAST, "mtu", inner ? INNER_MTU : "1500", "netns", nsa,
+		"type", "veth", "peer", "name", IF_WEST, "mtu", inner ? INNER_MTU : "1500", "netns",
+		nsb))
 		return -EIO;
 	if (RUN("ip", "-n", nsa, "link", "set", IF_EAST, "up") ||
 	    RUN("ip", "-n", nsb, "link", "set", IF_WEST, "up"))

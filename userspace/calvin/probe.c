@@ -177,6 +177,33 @@ static void drain_errqueue(struct probe_run *p)
 	}
 }
 
+/* The application bytes after the telemetry block: a pattern of the seq,
+ * so a reply that a transforming VNF did not restore exactly is caught. */
+static uint8_t app_byte(uint32_t seq, size_t i)
+{
+	return (uint8_t)(seq * 131 + i * 7 + 1);
+}
+
+static void app_fill(uint8_t *buf, size_t from, size_t to, uint32_t seq)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		buf[i] = app_byte(seq, i);
+}
+
+static bool app_intact(const uint8_t *buf, size_t from, size_t len, size_t want, uint32_t seq)
+{
+	size_t i;
+
+	if (len != want)
+		return false;
+	for (i = from; i < len; i++)
+		if (buf[i] != app_byte(seq, i))
+			return false;
+	return true;
+}
+
 static void write_raw(struct probe_run *p, const struct calvin_tlm *t, uint64_t tx, uint64_t rx)
 {
 	int64_t off = p->acct.offset_ns;
@@ -205,6 +232,10 @@ static void handle_reply(struct probe_run *p, size_t len, uint64_t rx, unsigned 
 	}
 	if (t.seq >= p->o->count || !p->tx_user[t.seq]) {
 		p->r->bad_replies++;
+		return;
+	}
+	if (!app_intact(p->buf, CALVIN_TLM_LEN(t.max_hops), len, p->o->size, t.seq)) {
+		p->r->corrupt++;
 		return;
 	}
 	if (!p->tx_kern[t.seq])
@@ -294,6 +325,7 @@ static bool probe_send(struct probe_run *p, uint32_t seq)
 	const struct calvin_probe_opts *o = p->o;
 
 	calvin_tlm_init(p->pkt, o->size, o->max_hops, seq, p->session);
+	app_fill(p->pkt, CALVIN_TLM_LEN(o->max_hops), o->size, seq);
 	p->tx_user[seq] = now_ns(CLOCK_REALTIME);
 	if (send(p->fd, p->pkt, o->size, MSG_DONTWAIT) < 0) {
 		p->tx_user[seq] = 0;

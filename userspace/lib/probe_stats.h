@@ -70,6 +70,7 @@ struct calvin_probe_result {
 	uint64_t duplicates;
 	uint64_t reordered;		 /* seq lower than the highest seen so far */
 	uint64_t bad_replies;		 /* did not decode, or a seq never sent */
+	uint64_t corrupt;		 /* application bytes or length not as sent */
 	uint64_t foreign;		 /* another session's replies (ignored) */
 	uint64_t overflow;		 /* overflow flag set by a VNF */
 	uint64_t misordered;		 /* timestamps not non-decreasing along the path */

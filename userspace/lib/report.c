@@ -234,6 +234,8 @@ void calvin_report_text(FILE *f, const struct calvin_chain_spec *spec,
 		"  path mismatch %" PRIu64 "  bad replies %" PRIu64,
 		r->hops_min, r->hops_max, r->overflow, r->misordered, r->path_mismatch,
 		r->bad_replies);
+	if (r->corrupt)
+		fprintf(f, "  corrupt %" PRIu64, r->corrupt);
 	if (r->foreign)
 		fprintf(f, "  other sessions %" PRIu64, r->foreign);
 	if (r->send_errors)
@@ -300,10 +302,11 @@ static void json_head(FILE *f, const struct calvin_chain_spec *spec,
 	    f,
 	    "  \"counts\": {\"sent\": %" PRIu64 ", \"received\": %" PRIu64 ", \"lost\": %" PRIu64
 	    ", \"duplicates\": %" PRIu64 ", \"reordered\": %" PRIu64 ", \"bad_replies\": %" PRIu64
-	    ", \"foreign\": %" PRIu64 ", \"send_errors\": %" PRIu64 ", \"overflow\": %" PRIu64
+	    ", \"corrupt\": %" PRIu64 ", \"foreign\": %" PRIu64 ", \"send_errors\": %" PRIu64 ", \"overflow\": %" PRIu64
 	    ", \"misordered\": %" PRIu64 ", \"path_mismatch\": %" PRIu64
 	    ", \"hop_records_min\": %u, \"hop_records_max\": %u},\n",
-	    r->sent, r->received, r->lost, r->duplicates, r->reordered, r->bad_replies, r->foreign,
+	    r->sent, r->received, r->lost, r->duplicates, r->reordered, r->bad_replies, r->corrupt,
+	    r->foreign,
 	    r->send_errors, r->overflow, r->misordered, r->path_mismatch, r->hops_min, r->hops_max);
 	fprintf(f, "  \"rtt_ns\": ");
 	json_hist(f, &r->rtt);

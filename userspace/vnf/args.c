@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <calvin/nc.h>
+
+#include "replay.h"
 #include "vnf.h"
 
 enum {
@@ -25,34 +28,54 @@ enum {
 	OPT_TRANSFORM,
 	OPT_MEM_MB,
 	OPT_READY_FD,
+	OPT_NC_K,
+	OPT_NC_R,
+	OPT_NC_FLUSH_NS,
+	OPT_CIPHER,
+	OPT_KEY_FILE,
+	OPT_SPI,
+	OPT_REPLAY_WINDOW,
 	OPT_HELP,
 };
 
 static const struct option vnf_options[] = {
-	{ "chain", required_argument, NULL, OPT_CHAIN },
-	{ "name", required_argument, NULL, OPT_NAME },
-	{ "vnf-id", required_argument, NULL, OPT_VNF_ID },
-	{ "lcore", required_argument, NULL, OPT_LCORE },
-	{ "burst", required_argument, NULL, OPT_BURST },
-	{ "pmd", required_argument, NULL, OPT_PMD },
-	{ "west", required_argument, NULL, OPT_WEST },
-	{ "east", required_argument, NULL, OPT_EAST },
-	{ "west-peer", required_argument, NULL, OPT_WEST_PEER },
-	{ "east-peer", required_argument, NULL, OPT_EAST_PEER },
-	{ "probe-port", required_argument, NULL, OPT_PROBE_PORT },
-	{ "transform", required_argument, NULL, OPT_TRANSFORM },
-	{ "mem-mb", required_argument, NULL, OPT_MEM_MB },
-	{ "ready-fd", required_argument, NULL, OPT_READY_FD },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+    {"chain", required_argument, NULL, OPT_CHAIN},
+    {"name", required_argument, NULL, OPT_NAME},
+    {"vnf-id", required_argument, NULL, OPT_VNF_ID},
+    {"lcore", required_argument, NULL, OPT_LCORE},
+    {"burst", required_argument, NULL, OPT_BURST},
+    {"pmd", required_argument, NULL, OPT_PMD},
+    {"west", required_argument, NULL, OPT_WEST},
+    {"east", required_argument, NULL, OPT_EAST},
+    {"west-peer", required_argument, NULL, OPT_WEST_PEER},
+    {"east-peer", required_argument, NULL, OPT_EAST_PEER},
+    {"probe-port", required_argument, NULL, OPT_PROBE_PORT},
+    {"transform", required_argument, NULL, OPT_TRANSFORM},
+    {"mem-mb", required_argument, NULL, OPT_MEM_MB},
+    {"ready-fd", required_argument, NULL, OPT_READY_FD},
+    {"nc-k", required_argument, NULL, OPT_NC_K},
+    {"nc-r", required_argument, NULL, OPT_NC_R},
+    {"nc-flush-ns", required_argument, NULL, OPT_NC_FLUSH_NS},
+    {"cipher", required_argument, NULL, OPT_CIPHER},
+    {"key-file", required_argument, NULL, OPT_KEY_FILE},
+    {"spi", required_argument, NULL, OPT_SPI},
+    {"replay-window", required_argument, NULL, OPT_REPLAY_WINDOW},
+    {"help", no_argument, NULL, OPT_HELP},
+    {NULL, 0, NULL, 0},
 };
 
 void vnf_usage(FILE *out)
 {
-	fprintf(out, "usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU"
-		     " [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
-		     " [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
-		     " [--transform forward|echo] [--mem-mb 64] [--ready-fd FD]\n");
+	fprintf(out,
+		"usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU"
+		" [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
+		" [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
+		" [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
+		" [--mem-mb 64] [--ready-fd FD]\n"
+		"  nc-encode, nc-decode: [--nc-k 4] [--nc-r 1] [--nc-flush-ns 1000000]"
+		" (0: never flush)\n"
+		"  encrypt, decrypt: --key-file PATH (chmod 600)"
+		" [--cipher aes-256-gcm|chacha20-poly1305] [--spi 1] [--replay-window 1024]\n");
 }
 
 static int bad_arg(const char *opt, const char *val, const char *why)
@@ -148,6 +171,62 @@ static int parse_transform(const char *s, struct vnf_config *cfg)
 	return 0;
 }
 
+static int parse_cipher(const char *s, struct vnf_config *cfg)
+{
+	if (!strcmp(s, calvin_cipher_name(CALVIN_CIPHER_AES_256_GCM)))
+		cfg->crypt.cipher = CALVIN_CIPHER_AES_256_GCM;
+	else if (!strcmp(s, calvin_cipher_name(CALVIN_CIPHER_CHACHA20_POLY1305)))
+		cfg->crypt.cipher = CALVIN_CIPHER_CHACHA20_POLY1305;
+	else
+		return bad_arg("cipher", s, "expected aes-256-gcm or chacha20-poly1305");
+	return 0;
+}
+
+static int parse_key_file(const char *s, struct vnf_config *cfg)
+{
+	size_t len = strlen(s);
+
+	if (!len || len >= sizeof(cfg->crypt.key_file))
+		return bad_arg("key-file", s, "expected a path of 1 to 4095 characters");
+	memcpy(cfg->crypt.key_file, s, len + 1);
+	return 0;
+}
+
+/* Options of the network-coding and encryption transforms. */
+static int parse_xform(int opt, const char *arg, struct vnf_config *cfg)
+{
+	unsigned long v;
+	int err;
+
+	switch (opt) {
+	case OPT_NC_K:
+		err = parse_uint("nc-k", arg, 1, CALVIN_NC_MAX_K, &v);
+		cfg->nc.k = (unsigned int)v;
+		return err;
+	case OPT_NC_R:
+		err = parse_uint("nc-r", arg, 0, CALVIN_NC_MAX_R, &v);
+		cfg->nc.r = (unsigned int)v;
+		return err;
+	case OPT_NC_FLUSH_NS:
+		err = parse_uint("nc-flush-ns", arg, 0, 10000000000UL, &v);
+		cfg->nc.flush_ns = v;
+		return err;
+	case OPT_CIPHER:
+		return parse_cipher(arg, cfg);
+	case OPT_KEY_FILE:
+		return parse_key_file(arg, cfg);
+	case OPT_SPI:
+		err = parse_uint("spi", arg, 1, UINT32_MAX, &v);
+		cfg->crypt.spi = (uint32_t)v;
+		return err;
+	case OPT_REPLAY_WINDOW:
+		err = parse_uint("replay-window", arg, CALVIN_REPLAY_MIN, CALVIN_REPLAY_MAX, &v);
+		cfg->crypt.replay_window = (unsigned int)v;
+		return err;
+	}
+	return -EINVAL;
+}
+
 static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 {
 	unsigned long v;
@@ -193,7 +272,7 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 	case OPT_READY_FD:
 		return parse_ready_fd(arg, &cfg->ready_fd);
 	}
-	return -EINVAL;
+	return parse_xform(opt, arg, cfg);
 }
 
 static int missing(const char *what)
@@ -218,10 +297,23 @@ static int check_config(const struct vnf_config *cfg, bool have_id, bool have_lc
 	if (!cfg->probe_port)
 		return missing("--probe-port");
 	if (cfg->transform->needs_east) {
-		if (!cfg->ifname[VNF_EAST])
-			return missing("--east (for --transform forward)");
-		if (!cfg->has_peer[VNF_WEST] || !cfg->has_peer[VNF_EAST])
-			return missing("--west-peer and --east-peer (for --transform forward)");
+		if (!cfg->ifname[VNF_EAST]) {
+			fprintf(stderr, VNF_PROG ": --east is required for --transform %s\n",
+				cfg->transform->name);
+			return -EINVAL;
+		}
+		if (!cfg->has_peer[VNF_WEST] || !cfg->has_peer[VNF_EAST]) {
+			fprintf(stderr,
+				VNF_PROG ": --west-peer and --east-peer are required for"
+					 " --transform %s\n",
+				cfg->transform->name);
+			return -EINVAL;
+		}
+	}
+	if ((cfg->transform->counters & VNF_CNT_CRYPT) && !cfg->crypt.key_file[0]) {
+		fprintf(stderr, VNF_PROG ": --key-file is required for --transform %s\n",
+			cfg->transform->name);
+		return -EINVAL;
 	}
 	if (cfg->ifname[VNF_EAST] && !strcmp(cfg->ifname[VNF_WEST], cfg->ifname[VNF_EAST])) {
 		fprintf(stderr, VNF_PROG ": --west and --east name the same interface '%s'\n",
@@ -243,6 +335,13 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 	cfg->mem_mb = 64;
 	cfg->ready_fd = -1;
 	cfg->transform = vnf_transform_find("forward");
+	/* the chain spec's defaults (userspace/lib/chainspec.h) */
+	cfg->nc.k = 4;
+	cfg->nc.r = 1;
+	cfg->nc.flush_ns = 1000000;
+	cfg->crypt.cipher = CALVIN_CIPHER_AES_256_GCM;
+	cfg->crypt.spi = 1;
+	cfg->crypt.replay_window = 1024;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "", vnf_options, NULL)) != -1) {

@@ -23,8 +23,8 @@ uint64_t vnf_now_ns(void)
 /* Send n frames out of one port; probes (if any) are stamped as late as
  * possible before the hand-off. What the PMD does not take is freed and
  * counted: holding it back would only add latency to the next burst. */
-void vnf_tx(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side out,
-	    struct rte_mbuf **pkts, uint16_t n, struct vnf_probes *probes)
+void vnf_tx(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side out, struct rte_mbuf **pkts,
+	    uint16_t n, struct vnf_probes *probes)
 {
 	struct vnf_port_stats *ps = &st->port[out];
 	uint16_t sent, i;
@@ -61,8 +61,9 @@ int vnf_loop(void *arg)
 {
 	struct vnf *vnf = arg;
 	struct vnf_lcore_stats *st = &vnf_stats[rte_lcore_id()];
-	void (*process)(struct vnf *, struct vnf_lcore_stats *, enum vnf_side,
-			struct rte_mbuf **, uint16_t, uint64_t) = vnf->cfg.transform->process;
+	void (*process)(struct vnf *, struct vnf_lcore_stats *, enum vnf_side, struct rte_mbuf **,
+			uint16_t, uint64_t) = vnf->cfg.transform->process;
+	void (*poll)(struct vnf *, struct vnf_lcore_stats *) = vnf->cfg.transform->poll;
 	struct rte_mbuf *pkts[VNF_MAX_BURST];
 	const uint16_t burst = vnf->cfg.burst;
 	uint16_t port_id[VNF_SIDES];
@@ -83,6 +84,8 @@ int vnf_loop(void *arg)
 			count_rx(&st->port[side], pkts, n);
 			process(vnf, st, (enum vnf_side)side, pkts, n, t_in);
 		}
+		if (poll)
+			poll(vnf, st);
 	}
 	return 0;
 }

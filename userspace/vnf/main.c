@@ -62,7 +62,8 @@ static int lcore_check(unsigned int lcore)
 	}
 	if (lcore >= CPU_SETSIZE || !CPU_ISSET(lcore, &set)) {
 		vnf_err("Failed to use lcore %u: CPU %u is not in this process's CPU affinity"
-			" (%d CPUs allowed)", lcore, lcore, CPU_COUNT(&set));
+			" (%d CPUs allowed)",
+			lcore, lcore, CPU_COUNT(&set));
 		return -EINVAL;
 	}
 	return 0;
@@ -126,14 +127,10 @@ static int ready_report(int fd)
 static int transform_setup(struct vnf *vnf)
 {
 	const struct vnf_transform *t = vnf->cfg.transform;
-	int err;
 
 	if (!t->setup)
 		return 0;
-	err = t->setup(vnf);
-	if (err)
-		vnf_err("Failed to set up transform %s: %s", t->name, strerror(-err));
-	return err;
+	return t->setup(vnf); /* it says what failed, in one line */
 }
 
 static void transform_teardown(struct vnf *vnf)

@@ -136,17 +136,17 @@ static void stamp_one(struct rte_mbuf *m, uint16_t l4_off, const struct calvin_h
 	udp->dgram_cksum = 0;
 }
 
-void vnf_probes_stamp(const struct vnf *vnf, struct vnf_lcore_stats *st,
-		      struct vnf_probes *probes, uint64_t t_out)
+void vnf_probes_stamp(const struct vnf *vnf, struct vnf_lcore_stats *st, struct vnf_probes *probes,
+		      uint64_t t_out)
 {
 	struct vnf_port_stats *ps = &st->port[probes->in];
 	struct calvin_hop hop = {
-		.vnf_id = vnf->cfg.vnf_id,
-		.space = CALVIN_SPACE_USER,
-		.clock = CALVIN_CLOCK_HOST_MONO,
-		.dir = vnf->port[probes->in].dir_in,
-		.t_in = probes->t_in,
-		.t_out = t_out,
+	    .vnf_id = vnf->cfg.vnf_id,
+	    .space = CALVIN_SPACE_USER,
+	    .clock = CALVIN_CLOCK_HOST_MONO,
+	    .dir = vnf->port[probes->in].dir_in,
+	    .t_in = probes->t_in,
+	    .t_out = t_out,
 	};
 	uint16_t i;
 

@@ -19,19 +19,56 @@ struct vnf_lcore_stats vnf_stats[RTE_MAX_LCORE];
 /* Set once before the commands are registered; read-only afterwards. */
 static const struct vnf *stats_vnf;
 
-static const char *const side_name[VNF_SIDES] = { "west", "east" };
+static const char *const side_name[VNF_SIDES] = {"west", "east"};
 
 static const struct {
 	const char *name;
 	size_t off;
 } counters[] = {
-#define COUNTER(f) { #f, offsetof(struct vnf_port_stats, f) }
-	COUNTER(rx_packets),	 COUNTER(rx_bytes),	   COUNTER(tx_packets),
-	COUNTER(tx_bytes),	 COUNTER(tx_failed),	   COUNTER(probes_stamped),
-	COUNTER(probes_full),	 COUNTER(probes_invalid), COUNTER(drop_not_ip),
-	COUNTER(drop_truncated),
+#define COUNTER(f)                                                                                 \
+	{                                                                                          \
+#f, offsetof(struct vnf_port_stats, f)                                             \
+	}
+    COUNTER(rx_packets),  COUNTER(rx_bytes),	   COUNTER(tx_packets),	 COUNTER(tx_bytes),
+    COUNTER(tx_failed),	  COUNTER(probes_stamped), COUNTER(probes_full), COUNTER(probes_invalid),
+    COUNTER(drop_not_ip), COUNTER(drop_truncated),
 #undef COUNTER
 };
+
+/* Counters of the transforming VNFs: one group each, shown when the
+ * transform says it keeps them. */
+static const struct {
+	const char *name;
+	size_t off;
+	unsigned int group;
+} xform_counters[] = {
+#define XF(f, g)                                                                                   \
+	{                                                                                          \
+#f, offsetof(struct vnf_xform_stats, f), g                                         \
+	}
+    XF(untouched, VNF_CNT_XFORM),	XF(too_big, VNF_CNT_XFORM),
+    XF(no_mbuf, VNF_CNT_XFORM),		XF(nc_source, VNF_CNT_NC),
+    XF(nc_repair_sent, VNF_CNT_NC),	XF(nc_forwarded, VNF_CNT_NC),
+    XF(nc_recovered, VNF_CNT_NC),	XF(nc_unrecoverable, VNF_CNT_NC),
+    XF(nc_duplicate, VNF_CNT_NC),	XF(nc_stale, VNF_CNT_NC),
+    XF(nc_malformed, VNF_CNT_NC),	XF(nc_repair_unused, VNF_CNT_NC),
+    XF(nc_resync, VNF_CNT_NC),		XF(crypt_sealed, VNF_CNT_CRYPT),
+    XF(crypt_opened, VNF_CNT_CRYPT),	XF(crypt_bad_tag, VNF_CNT_CRYPT),
+    XF(crypt_replay, VNF_CNT_CRYPT),	XF(crypt_bad_spi, VNF_CNT_CRYPT),
+    XF(crypt_truncated, VNF_CNT_CRYPT), XF(crypt_bad_header, VNF_CNT_CRYPT),
+    XF(crypt_failed, VNF_CNT_CRYPT),
+#undef XF
+};
+
+static uint64_t xform_counter_sum(size_t off)
+{
+	uint64_t sum = 0;
+	unsigned int lcore;
+
+	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++)
+		sum += *(const volatile uint64_t *)((const char *)&vnf_stats[lcore].xf + off);
+	return sum;
+}
 
 static uint64_t counter_sum(enum vnf_side side, size_t off)
 {
@@ -40,7 +77,7 @@ static uint64_t counter_sum(enum vnf_side side, size_t off)
 
 	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
 		const volatile uint64_t *c =
-			(const volatile uint64_t *)((const char *)&vnf_stats[lcore].port[side] + off);
+		    (const volatile uint64_t *)((const char *)&vnf_stats[lcore].port[side] + off);
 
 		sum += *c;
 	}
@@ -62,6 +99,10 @@ static int stats_cmd(const char *cmd, const char *params, struct rte_tel_data *d
 			rte_tel_data_add_dict_u64(d, key, counter_sum(side, counters[i].off));
 		}
 	}
+	for (i = 0; i < RTE_DIM(xform_counters); i++)
+		if (stats_vnf->cfg.transform->counters & xform_counters[i].group)
+			rte_tel_data_add_dict_u64(d, xform_counters[i].name,
+						  xform_counter_sum(xform_counters[i].off));
 	return 0;
 }
 
@@ -97,10 +138,12 @@ int vnf_stats_register(const struct vnf *vnf)
 	int err;
 
 	stats_vnf = vnf;
-	err = rte_telemetry_register_cmd("/calvin/stats", stats_cmd,
-					 "Counters per port: rx/tx, probes stamped, drops. No parameters");
+	err = rte_telemetry_register_cmd(
+	    "/calvin/stats", stats_cmd,
+	    "Counters per port (rx/tx, probes stamped, drops) and of the transform. No parameters");
 	if (err)
 		return err;
-	return rte_telemetry_register_cmd("/calvin/info", info_cmd,
-					  "Chain, VNF name and id, PMD per port, burst, lcore. No parameters");
+	return rte_telemetry_register_cmd(
+	    "/calvin/info", info_cmd,
+	    "Chain, VNF name and id, PMD per port, burst, lcore. No parameters");
 }

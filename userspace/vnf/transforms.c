@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Packet transforms: the table of what a VNF can do with a burst.
  *
- * A new transform (nc-encode, nc-decode, encrypt, decrypt) is one more
- * entry: its setup() builds its state in vnf->transform_priv, its process()
- * rewrites the application bytes after the telemetry block and sends with
- * vnf_tx(), which stamps probes as they leave; it may send more or fewer
- * frames than it got (coding adds repair frames, decoding holds some back).
+ * A transform is one more entry: its setup() builds its state in
+ * vnf->transform_priv, its process() rewrites the application bytes after
+ * the telemetry block and sends with vnf_tx(), which stamps probes as they
+ * leave; it may send more or fewer frames than it got (coding adds repair
+ * frames, decoding holds some back). The transforming ones live in nc.c
+ * and crypt.c, with their helpers in payload.c.
  */
 #include <string.h>
 #include <netinet/in.h>
@@ -27,12 +28,12 @@ static void count_drop(struct vnf_port_stats *ps, enum vnf_verdict v)
 
 /* Frames entering on one side leave on the other, addressed to the far end
  * of the egress link and from the egress port, as a router would. */
-static void forward_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
-			    struct rte_mbuf **pkts, uint16_t n, uint64_t t_in)
+void vnf_forward_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
+			 struct rte_mbuf **pkts, uint16_t n, uint64_t t_in)
 {
 	enum vnf_side out = in == VNF_WEST ? VNF_EAST : VNF_WEST;
 	const struct vnf_port *op = &vnf->port[out];
-	struct vnf_probes probes = { .t_in = t_in, .in = in, .nb = 0 };
+	struct vnf_probes probes = {.t_in = t_in, .in = in, .nb = 0};
 	struct rte_mbuf *keep[VNF_MAX_BURST];
 	struct rte_ether_hdr *eth;
 	struct vnf_pkt p;
@@ -112,7 +113,7 @@ static void echo_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_s
 			 struct rte_mbuf **pkts, uint16_t n, uint64_t t_in)
 {
 	const struct vnf_port *ip = &vnf->port[in];
-	struct vnf_probes probes = { .t_in = t_in, .in = in, .nb = 0 };
+	struct vnf_probes probes = {.t_in = t_in, .in = in, .nb = 0};
 	struct rte_mbuf *keep[VNF_MAX_BURST];
 	struct rte_ether_hdr *eth;
 	struct vnf_pkt p;
@@ -140,19 +141,22 @@ static void echo_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_s
 	vnf_tx(vnf, st, in, keep, k, &probes);
 }
 
-static const struct vnf_transform vnf_transforms[] = {
-	{
-		.name = "forward",
-		.help = "west <-> east, MAC rewrite, probes stamped",
-		.needs_east = true,
-		.process = forward_process,
-	},
-	{
-		.name = "echo",
-		.help = "back out of the port it came in on, addresses swapped (a server)",
-		.needs_east = false,
-		.process = echo_process,
-	},
+static const struct vnf_transform vnf_forward = {
+    .name = "forward",
+    .help = "west <-> east, MAC rewrite, probes stamped",
+    .needs_east = true,
+    .process = vnf_forward_process,
+};
+
+static const struct vnf_transform vnf_echo = {
+    .name = "echo",
+    .help = "back out of the port it came in on, addresses swapped (a server)",
+    .needs_east = false,
+    .process = echo_process,
+};
+
+static const struct vnf_transform *const vnf_transforms[] = {
+    &vnf_forward, &vnf_echo, &vnf_nc_encode, &vnf_nc_decode, &vnf_encrypt, &vnf_decrypt,
 };
 
 const struct vnf_transform *vnf_transform_find(const char *name)
@@ -160,8 +164,8 @@ const struct vnf_transform *vnf_transform_find(const char *name)
 	size_t i;
 
 	for (i = 0; i < RTE_DIM(vnf_transforms); i++)
-		if (!strcmp(vnf_transforms[i].name, name))
-			return &vnf_transforms[i];
+		if (!strcmp(vnf_transforms[i]->name, name))
+			return vnf_transforms[i];
 	return NULL;
 }
 
@@ -170,7 +174,7 @@ void vnf_transforms_list(FILE *out)
 	size_t i;
 
 	for (i = 0; i < RTE_DIM(vnf_transforms); i++)
-		fprintf(out, "%s %s (%s)", i ? "," : "", vnf_transforms[i].name,
-			vnf_transforms[i].help);
+		fprintf(out, "%s %s (%s)", i ? "," : "", vnf_transforms[i]->name,
+			vnf_transforms[i]->help);
 	fprintf(out, "\n");
 }

@@ -18,6 +18,7 @@
 #include <rte_mbuf.h>
 
 #include <calvin/telemetry.h>
+#include "chainspec.h" /* struct calvin_nc_spec, calvin_crypt_spec */
 
 #define VNF_PROG "calvin-vnf"
 #define VNF_MAX_BURST 64
@@ -35,26 +36,28 @@ struct vnf_config {
 	uint16_t vnf_id;
 	unsigned int lcore;
 	uint16_t burst;
-	enum vnf_pmd pmd; /* preferred; af_packet also when af_xdp fails */
-	bool pmd_forced; /* --pmd given: no fallback */
-	const char *ifname[VNF_SIDES]; /* NULL: side not used */
+	enum vnf_pmd pmd;		       /* preferred; af_packet also when af_xdp fails */
+	bool pmd_forced;		       /* --pmd given: no fallback */
+	const char *ifname[VNF_SIDES];	       /* NULL: side not used */
 	struct rte_ether_addr peer[VNF_SIDES]; /* MAC at the far end of each link */
 	bool has_peer[VNF_SIDES];
 	uint16_t probe_port;
 	const struct vnf_transform *transform;
 	unsigned int mem_mb;
-	int ready_fd; /* -1: none */
+	int ready_fd;			/* -1: none */
+	struct calvin_nc_spec nc;	/* nc-encode, nc-decode */
+	struct calvin_crypt_spec crypt; /* encrypt, decrypt; key_file "" when not given */
 };
 
 struct vnf_port {
 	bool used; /* the side has an interface */
 	bool started;
 	uint16_t port_id;
-	enum vnf_pmd pmd; /* the one actually in use */
-	char devname[48]; /* DPDK device name, e.g. net_af_xdp_west */
-	struct rte_ether_addr mac; /* our own */
+	enum vnf_pmd pmd;	    /* the one actually in use */
+	char devname[48];	    /* DPDK device name, e.g. net_af_xdp_west */
+	struct rte_ether_addr mac;  /* our own */
 	struct rte_ether_addr peer; /* far end of the link */
-	uint8_t dir_in; /* CALVIN_DIR_* of frames received here */
+	uint8_t dir_in;		    /* CALVIN_DIR_* of frames received here */
 };
 
 /* Counters of one port, seen from the polling lcore. rx counts what the port
@@ -67,15 +70,42 @@ struct vnf_port_stats {
 	uint64_t tx_bytes;
 	uint64_t tx_failed; /* not taken by tx_burst, freed */
 	uint64_t probes_stamped;
-	uint64_t probes_full; /* no free hop record: overflow flag set */
+	uint64_t probes_full;	 /* no free hop record: overflow flag set */
 	uint64_t probes_invalid; /* probe port, but no telemetry block we know */
 	uint64_t drop_not_ip;
 	uint64_t drop_truncated;
 };
 
+/* Counters of the transforming VNFs (nc-*, encrypt, decrypt), for the
+ * packets they transform (west -> east). */
+struct vnf_xform_stats {
+	uint64_t untouched; /* not IPv4 UDP: forwarded as it came */
+	uint64_t too_big;   /* would exceed the east MTU or the codec's limit: dropped */
+	uint64_t no_mbuf;   /* pool empty: a repair or recovered frame not sent */
+	uint64_t nc_source;
+	uint64_t nc_repair_sent;
+	uint64_t nc_forwarded;
+	uint64_t nc_recovered;
+	uint64_t nc_unrecoverable;
+	uint64_t nc_duplicate;
+	uint64_t nc_stale;
+	uint64_t nc_malformed;
+	uint64_t nc_repair_unused;
+	uint64_t nc_resync; /* decoder restarted after a run of stale packets */
+	uint64_t crypt_sealed;
+	uint64_t crypt_opened;
+	uint64_t crypt_bad_tag;
+	uint64_t crypt_replay;
+	uint64_t crypt_bad_spi;
+	uint64_t crypt_truncated;  /* shorter than header + tag */
+	uint64_t crypt_bad_header; /* unknown version or reserved bits */
+	uint64_t crypt_failed;	   /* a local failure (sequence numbers used up, OpenSSL) */
+};
+
 /* Written only by the lcore that owns it; read by the telemetry thread. */
 struct vnf_lcore_stats {
 	struct vnf_port_stats port[VNF_SIDES];
+	struct vnf_xform_stats xf;
 } __rte_cache_aligned;
 
 struct vnf {
@@ -83,15 +113,18 @@ struct vnf {
 	struct rte_mempool *pool;
 	struct vnf_port port[VNF_SIDES];
 	void *transform_priv; /* state of the transform, if it keeps any */
+	/* MTU of the east interface, read at setup by the transforms that grow
+	 * frames (a veth drops what exceeds it, silently); 0: unknown */
+	unsigned int east_mtu;
 };
 
 /* What the parser learnt about a frame (offsets from the frame start). */
 struct vnf_pkt {
 	uint16_t l3_off;
-	uint16_t l4_off; /* 0: no L4 header we handle (fragment, other protocol) */
+	uint16_t l4_off;     /* 0: no L4 header we handle (fragment, other protocol) */
 	uint16_t ether_type; /* host order: RTE_ETHER_TYPE_IPV4 or _IPV6 */
-	uint8_t l4_proto; /* IPPROTO_* when l4_off != 0 */
-	bool probe; /* IPv4 UDP to or from the probe port, not a fragment */
+	uint8_t l4_proto;    /* IPPROTO_* when l4_off != 0 */
+	bool probe;	     /* IPv4 UDP to or from the probe port, not a fragment */
 };
 
 enum vnf_verdict { VNF_PKT_OK, VNF_PKT_NOT_IP, VNF_PKT_TRUNCATED };
@@ -105,11 +138,40 @@ struct vnf_probes {
 	uint16_t l4_off[VNF_MAX_BURST];
 };
 
+/* Frames on their way out of one side, sent when full or flushed. */
+struct vnf_out {
+	enum vnf_side side;
+	uint16_t n;
+	struct rte_mbuf *pkts[VNF_MAX_BURST];
+	struct vnf_probes probes;
+};
+
+/* Where the application bytes of an IPv4 UDP frame are: the UDP payload
+ * after the probe's telemetry block, if any, up to the end of the frame
+ * (Ethernet padding trimmed). Offsets from the frame start. */
+struct vnf_app {
+	uint16_t l3_off;
+	uint16_t l4_off;
+	uint16_t off;
+	uint16_t len;
+	bool probe; /* a telemetry block we know precedes the bytes */
+};
+
+/* Header room a template of Ethernet + IPv4 (with options) + UDP needs. */
+#define VNF_TMPL_MAX 96
+
+/* Groups of transform counters shown by /calvin/stats. */
+#define VNF_CNT_XFORM 0x1
+#define VNF_CNT_NC 0x2
+#define VNF_CNT_CRYPT 0x4
+
 /* A packet transform: what the lcore does with each received burst.
  * process() owns the burst: every mbuf must be sent (vnf_tx) or freed.
  * It runs in the hot loop: no allocation, no logging, no syscalls but
  * those of the PMD. setup() and teardown() run before and after the loop,
- * for transforms that keep state (keys, coding windows). */
+ * for transforms that keep state (keys, coding windows); setup() prints
+ * its own one-line error. poll(), if set, runs on every turn of the loop,
+ * received or not, for work due at a deadline (flushing a generation). */
 struct vnf_transform {
 	const char *name;
 	const char *help;
@@ -118,6 +180,8 @@ struct vnf_transform {
 	void (*teardown)(struct vnf *vnf);
 	void (*process)(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
 			struct rte_mbuf **pkts, uint16_t n, uint64_t t_in);
+	void (*poll)(struct vnf *vnf, struct vnf_lcore_stats *st);
+	unsigned int counters; /* VNF_CNT_* */
 };
 
 /* args.c */
@@ -134,15 +198,36 @@ const char *vnf_pmd_name(enum vnf_pmd pmd);
 extern volatile bool vnf_quit;
 int vnf_loop(void *arg);
 uint64_t vnf_now_ns(void);
-void vnf_tx(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side out,
-	    struct rte_mbuf **pkts, uint16_t n, struct vnf_probes *probes);
+void vnf_tx(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side out, struct rte_mbuf **pkts,
+	    uint16_t n, struct vnf_probes *probes);
 
 /* pkt.c */
 enum vnf_verdict vnf_pkt_parse(const struct rte_mbuf *m, uint16_t probe_port, struct vnf_pkt *p);
-void vnf_probes_stamp(const struct vnf *vnf, struct vnf_lcore_stats *st,
-		      struct vnf_probes *probes, uint64_t t_out);
+void vnf_probes_stamp(const struct vnf *vnf, struct vnf_lcore_stats *st, struct vnf_probes *probes,
+		      uint64_t t_out);
+
+/* payload.c: what the transforming VNFs share */
+void vnf_out_init(struct vnf_out *o, enum vnf_side side, enum vnf_side in, uint64_t t_in);
+void vnf_out_add(struct vnf *vnf, struct vnf_lcore_stats *st, struct vnf_out *o, struct rte_mbuf *m,
+		 bool probe, uint16_t l4_off);
+void vnf_out_flush(struct vnf *vnf, struct vnf_lcore_stats *st, struct vnf_out *o);
+uint16_t vnf_tlm_len(const uint8_t *payload, uint16_t len);
+int vnf_app_prepare(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
+		    struct rte_mbuf *m, struct vnf_app *a, struct vnf_out *o);
+void vnf_east_mtu_read(struct vnf *vnf);
+int vnf_app_grow(struct rte_mbuf *m, struct vnf_app *a, uint16_t head, uint16_t tail,
+		 unsigned int mtu);
+void vnf_app_shrink(struct rte_mbuf *m, struct vnf_app *a, uint16_t head, uint16_t tail);
+struct rte_mbuf *vnf_frame_build(struct rte_mempool *pool, const uint8_t *tmpl,
+				 const struct vnf_app *a, const void *bytes, uint16_t len);
+
+/* nc.c, crypt.c: entries of the transform table */
+extern const struct vnf_transform vnf_nc_encode, vnf_nc_decode;
+extern const struct vnf_transform vnf_encrypt, vnf_decrypt;
 
 /* transforms.c */
+void vnf_forward_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
+			 struct rte_mbuf **pkts, uint16_t n, uint64_t t_in);
 const struct vnf_transform *vnf_transform_find(const char *name);
 void vnf_transforms_list(FILE *out);
 

@@ -41,9 +41,11 @@ static int xdp_attached_in(struct nlmsghdr *nh)
 int vnf_xdp_attached(unsigned int ifindex)
 {
 	struct link_req req = {
-		.nh = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_GETLINK,
-			.nlmsg_flags = NLM_F_REQUEST, .nlmsg_seq = 1 },
-		.ifi = { .ifi_family = AF_UNSPEC, .ifi_index = (int)ifindex },
+	    .nh = {.nlmsg_len = sizeof(req),
+		   .nlmsg_type = RTM_GETLINK,
+		   .nlmsg_flags = NLM_F_REQUEST,
+		   .nlmsg_seq = 1},
+	    .ifi = {.ifi_family = AF_UNSPEC, .ifi_index = (int)ifindex},
 	};
 	char buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
 	struct nlmsghdr *nh = (struct nlmsghdr *)buf;
