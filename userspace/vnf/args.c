@@ -67,7 +67,7 @@ static const struct option vnf_options[] = {
 void vnf_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU"
+		"usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU|any"
 		" [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
 		" [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
 		" [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
@@ -242,6 +242,10 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 		cfg->vnf_id = (uint16_t)v;
 		return err;
 	case OPT_LCORE:
+		/* "any": not pinned, the baseline of placement "shared" */
+		cfg->unpinned = !strcmp(arg, "any");
+		if (cfg->unpinned)
+			return 0;
 		err = parse_uint("lcore", arg, 0, RTE_MAX_LCORE - 1, &v);
 		cfg->lcore = (unsigned int)v;
 		return err;

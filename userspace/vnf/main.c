@@ -69,20 +69,40 @@ static int lcore_check(unsigned int lcore)
 	return 0;
 }
 
+/* "--lcores 0@(a,b,...)": lcore 0 floats over every CPU we may use. */
+static void lcores_any(char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "0@(");
+	cpu_set_t set;
+	int c;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		CPU_ZERO(&set);
+	for (c = 0; c < CPU_SETSIZE && used + 8 < len; c++)
+		if (CPU_ISSET(c, &set))
+			used += (size_t)snprintf(buf + used, len - used, "%d,", c);
+	if (buf[used - 1] == ',')
+		used--;
+	snprintf(buf + used, len - used, ")");
+}
+
 /* The EAL command line comes from ours: one lcore, no hugepages, a file
  * prefix of our own so several VNFs (and their telemetry sockets) coexist. */
 static int eal_init(const struct vnf_config *cfg, const char *argv0)
 {
-	static char lcore[16], mem[16], prefix[16 + 2 * VNF_NAME_MAX], log[64];
+	static char lcore[1024], mem[16], prefix[16 + 2 * VNF_NAME_MAX], log[64];
 	const char *level = getenv("CALVIN_VNF_LOG_LEVEL");
 	char *args[VNF_EAL_ARGS];
 	int n = 0, ret;
 
-	snprintf(lcore, sizeof(lcore), "%u", cfg->lcore);
+	if (cfg->unpinned)
+		lcores_any(lcore, sizeof(lcore));
+	else
+		snprintf(lcore, sizeof(lcore), "%u", cfg->lcore);
 	snprintf(mem, sizeof(mem), "%u", cfg->mem_mb);
 	snprintf(prefix, sizeof(prefix), "calvin-%s-%s", cfg->chain, cfg->name);
 	args[n++] = (char *)argv0;
-	args[n++] = "-l";
+	args[n++] = cfg->unpinned ? "--lcores" : "-l";
 	args[n++] = lcore;
 	args[n++] = "--no-huge";
 	args[n++] = "-m";
@@ -154,7 +174,7 @@ int main(int argc, char **argv)
 	signals_setup();
 
 	/* 2. EAL on the one lcore we were given; its log is ours until we run. */
-	err = lcore_check(vnf.cfg.lcore);
+	err = vnf.cfg.unpinned ? 0 : lcore_check(vnf.cfg.lcore);
 	if (err)
 		return 1;
 	vnf_log_capture();

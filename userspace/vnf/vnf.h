@@ -35,6 +35,7 @@ struct vnf_config {
 	const char *name;
 	uint16_t vnf_id;
 	unsigned int lcore;
+	bool unpinned; /* --lcore any: run on any CPU of our affinity (shared placement) */
 	uint16_t burst;
 	enum vnf_pmd pmd;		       /* preferred; af_packet also when af_xdp fails */
 	bool pmd_forced;		       /* --pmd given: no fallback */
