@@ -43,6 +43,17 @@
  * coefficient vector keeps the header fixed at 16 bytes for every k, and a
  * future sender may choose seeds differently (e.g. to avoid singular sets)
  * without a format change.
+ *
+ * In calvin's VNFs (userspace/vnf/nc.c) the payload the codec sees is not
+ * the bytes on the wire but a symbol rebuilt from them:
+ *   layout (1) | UDP source port (2) | UDP destination port (2) |
+ *   the probe's telemetry block in canonical form (nr_hops, flags and hop
+ *   records zeroed), if layout & 1 | application bytes
+ * so that a recovered packet gets its own ports and, for a probe, a
+ * telemetry block again. A source packet on the wire is
+ *   [telemetry block in clear, stamped on the way][this header][app bytes]
+ * and its len is the symbol's length; the decoder rebuilds the symbol from
+ * what it received (the block made canonical again) before decoding.
  */
 #ifndef CALVIN_NC_H
 #define CALVIN_NC_H

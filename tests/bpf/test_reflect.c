@@ -1,152 +1,419 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* BPF_PROG_TEST_RUN tests of the echo server stand-in (kernel/reflect.bpf.c). */
+/* BPF_PROG_TEST_RUN tests of the reflector (kernel/reflect.bpf.c) in echo and all modes, table-driven. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "frames.h"
+#include "frames_l3.h"
 
 #define IFINDEX_LO 1 /* the kernel needs a real device behind ingress_ifindex */
+#define MAX_HOPS 4   /* of every probe built here */
 
-static const struct udp_spec to_server = {
-    .saddr = 0x0a460001, .daddr = 0x0a460002, .sport = 40000, .dport = TEST_PROBE_PORT, .ihl = 5};
+enum mode { ECHO, ALL, NR_MODES };
+static const char *const mode_name[NR_MODES] = {"echo", "all"};
 
+/* One object per mode, and the stats it should have counted so far. */
 static struct {
 	struct bpf_object *obj;
 	int prog, stats;
-} T;
+	struct calvin_vnf_stats rx, tx; /* expected FWD and REV */
+} M[NR_MODES];
+
+enum body { PROBE, PLAIN };
+
+enum tweak {
+	TW_NONE,
+	TW_BAD_MAGIC,	/* telemetry block without its magic */
+	TW_ICMP_TYPE,	/* ICMP/ICMPv6 type set to val, checksum refilled */
+	TW_GROUP_MAC,	/* destination MAC multicast */
+	TW_BAD_VERSION, /* IP version of the other family */
+	TW_IHL4,	/* IPv4 ihl below 5 */
+	TW_LONG_IHL,	/* IPv4 ihl 15 in a frame ending after 20 bytes of header */
+};
+
+struct row {
+	const char *name;
+	struct frame_spec s;
+	enum body body;
+	enum tweak tweak;
+	uint8_t val;
+	int verdict[NR_MODES];
+	bool probe; /* counted in probes when bounced */
+};
+
+#define V4 .family = 4, .src = {10, 70, 0, 1}, .dst = {10, 70, 0, 2}
+#define V6                                                                                         \
+	.family = 6, .src = {0x20, 0x01, 0x0d, 0xb8, [15] = 1},                                    \
+	.dst = {0x20, 0x01, 0x0d, 0xb8, [15] = 2}
+#define TO_PROBE .sport = 40000, .dport = TEST_PROBE_PORT
+#define TO_APP .sport = 40000, .dport = TEST_APP_PORT
+#define TAG2 .nr_vlans = 2, .vlan_proto = {ETH_P_8021AD}
+#define BOUNCED {XDP_PASS, XDP_TX} /* echo passes it, all bounces it */
+#define PASSED {XDP_PASS, XDP_PASS}
+#define DROPPED {XDP_DROP, XDP_DROP}
+
+static const struct row rows[] = {
+    {"v4 probe", {V4, TO_PROBE}, PROBE, 0, 0, {XDP_TX, XDP_TX}, true},
+    {"v4 probe, 4 bytes of options", {V4, TO_PROBE, .ihl = 6}, PROBE, 0, 0, {XDP_TX, XDP_TX}, true},
+    {"v4 probe, 40 bytes of options", {V4, TO_PROBE, .ihl = 15}, PROBE, 0, 0, {XDP_TX, XDP_TX}, true},
+    {"v4 probe, no UDP checksum", {V4, TO_PROBE, .no_csum = 1}, PROBE, 0, 0, {XDP_TX, XDP_TX}, true},
+    {"v6 probe", {V6, TO_PROBE}, PROBE, 0, 0, {XDP_TX, XDP_TX}, true},
+    {"v4 probe, 802.1Q", {V4, TO_PROBE, .nr_vlans = 1}, PROBE, 0, 0, {XDP_TX, XDP_TX}, true},
+    {"v4 probe, 802.1ad+802.1Q, options", {V4, TO_PROBE, TAG2, .ihl = 7}, PROBE, 0, 0,
+     {XDP_TX, XDP_TX}, true},
+    {"v6 probe, 802.1ad+802.1Q", {V6, TO_PROBE, TAG2}, PROBE, 0, 0, {XDP_TX, XDP_TX}, true},
+    {"v6 probe, 802.1Q+802.1Q", {V6, TO_PROBE, .nr_vlans = 2}, PROBE, 0, 0, {XDP_TX, XDP_TX}, true},
+    /* Fragments are never probes; all mode bounces them consistently. */
+    {"v4 probe, first fragment", {V4, TO_PROBE, .frag_off = 0x2000}, PROBE, 0, 0, BOUNCED, false},
+    {"v4 probe, later fragment", {V4, TO_PROBE, .frag_off = 0x0003}, PROBE, 0, 0, BOUNCED, false},
+    {"v4 later fragment, tagged", {V4, TO_PROBE, TAG2, .frag_off = 0x2001}, PLAIN, 0, 0, BOUNCED,
+     false},
+    /* Not probes: the server's stack gets them in echo mode. */
+    {"v4 UDP to an app port", {V4, TO_APP}, PLAIN, 0, 0, BOUNCED, false},
+    {"v4 telemetry to an app port", {V4, TO_APP}, PROBE, 0, 0, BOUNCED, false},
+    {"v4 probe from the probe port", {V4, .sport = TEST_PROBE_PORT, .dport = 40000}, PROBE, 0, 0,
+     BOUNCED, false},
+    {"v4 probe, bad magic", {V4, TO_PROBE}, PROBE, TW_BAD_MAGIC, 0, BOUNCED, false},
+    {"v6 probe, bad magic", {V6, TO_PROBE}, PROBE, TW_BAD_MAGIC, 0, BOUNCED, false},
+    {"v6 UDP to an app port, 802.1Q", {V6, TO_APP, .nr_vlans = 1}, PLAIN, 0, 0, BOUNCED, false},
+    {"v6 UDP, no checksum", {V6, TO_APP, .no_csum = 1}, PLAIN, 0, 0, BOUNCED, false},
+    {"v4 TCP", {V4, TO_APP, .proto = IPPROTO_TCP}, PLAIN, 0, 0, BOUNCED, false},
+    {"v6 TCP to the probe port", {V6, TO_PROBE, .proto = IPPROTO_TCP}, PROBE, 0, 0, BOUNCED, false},
+    {"v4 TCP, options, tagged", {V4, TO_APP, TAG2, .ihl = 8, .proto = IPPROTO_TCP}, PLAIN, 0, 0,
+     BOUNCED, false},
+    {"ICMP echo request", {V4, .proto = IPPROTO_ICMP}, PLAIN, 0, 0, BOUNCED, false},
+    {"ICMP echo request, options, tagged", {V4, TAG2, .ihl = 6, .proto = IPPROTO_ICMP}, PLAIN, 0,
+     0, BOUNCED, false},
+    {"ICMP echo reply", {V4, .proto = IPPROTO_ICMP}, PLAIN, TW_ICMP_TYPE, 0, BOUNCED, false},
+    {"ICMP unreachable", {V4, .proto = IPPROTO_ICMP}, PLAIN, TW_ICMP_TYPE, 3, BOUNCED, false},
+    {"ICMPv6 echo request", {V6, .proto = IPPROTO_ICMPV6}, PLAIN, 0, 0, BOUNCED, false},
+    {"ICMPv6 echo request, 802.1Q", {V6, .nr_vlans = 1, .proto = IPPROTO_ICMPV6}, PLAIN, 0, 0,
+     BOUNCED, false},
+    {"ICMPv6 echo reply", {V6, .proto = IPPROTO_ICMPV6}, PLAIN, TW_ICMP_TYPE, 129, BOUNCED, false},
+    {"ICMPv6 unicast NS", {V6, .proto = IPPROTO_ICMPV6}, PLAIN, TW_ICMP_TYPE, 135, BOUNCED, false},
+    {"v6 ICMP (v4's number)", {V6, .proto = IPPROTO_ICMP}, PLAIN, 0, 0, BOUNCED, false},
+    {"v4 GRE", {V4, .proto = 47}, PLAIN, 0, 0, BOUNCED, false},
+    {"v6 no next header", {V6, .proto = 59}, PLAIN, 0, 0, BOUNCED, false},
+    {"v6 fragment header", {V6, .proto = 44}, PROBE, 0, 0, BOUNCED, false},
+    /* Never bounced. */
+    {"v4 probe to a group MAC", {V4, TO_PROBE}, PROBE, TW_GROUP_MAC, 0, PASSED, true},
+    {"v6 UDP to a group MAC", {V6, TO_APP}, PLAIN, TW_GROUP_MAC, 0, PASSED, false},
+    {"ARP", {.family = 0}, PLAIN, 0, 0, PASSED, false},
+    {"v4 probe, three tags", {V4, TO_PROBE, .nr_vlans = 3}, PROBE, 0, 0, PASSED, true},
+    {"IPv4 ethertype, version 6", {V4, TO_PROBE}, PROBE, TW_BAD_VERSION, 0, DROPPED, true},
+    {"IPv6 ethertype, version 4", {V6, TO_PROBE, .nr_vlans = 1}, PROBE, TW_BAD_VERSION, 0,
+     DROPPED, true},
+    {"IPv4 ihl 4", {V4, TO_PROBE}, PROBE, TW_IHL4, 0, DROPPED, true},
+    {"IPv4 options past the frame", {V4, TO_PROBE}, PROBE, TW_LONG_IHL, 0, DROPPED, true},
+};
+
+static bool l4_has_csum(const struct frame_spec *s)
+{
+	return frame_proto(s) == IPPROTO_ICMP || frame_proto(s) == IPPROTO_ICMPV6;
+}
+
+/* Recompute the ICMP/ICMPv6 checksum of frame f (len bytes) in full. */
+static void refill_icmp_csum(uint8_t *f, const struct frame_spec *s, size_t len)
+{
+	unsigned int l4 = frame_l4_off(s), coff = frame_csum_off(s);
+	uint16_t c;
+
+	f[coff] = f[coff + 1] = 0;
+	c = csum_fold(csum_add(frame_pseudo_sum(f, s, len - l4), f + l4, len - l4));
+	f[coff] = (uint8_t)(c >> 8);
+	f[coff + 1] = (uint8_t)c;
+}
+
+static size_t build_row(uint8_t *f, const struct row *r)
+{
+	static const char plain[] = "hello, reflector";
+	size_t len = r->body == PROBE ? build_frame_probe(f, &r->s, MAX_HOPS, 1)
+				      : build_frame(f, &r->s, plain, sizeof(plain));
+	uint8_t *l3 = f + frame_l3_off(&r->s);
+
+	switch (r->tweak) {
+	case TW_NONE:
+		break;
+	case TW_BAD_MAGIC:
+		f[frame_payload_off(&r->s)] ^= 0x80;
+		break;
+	case TW_ICMP_TYPE:
+		f[frame_l4_off(&r->s)] = r->val;
+		refill_icmp_csum(f, &r->s, len);
+		break;
+	case TW_GROUP_MAC:
+		memcpy(f, "\x33\x33\x00\x00\x00\x02", ETH_ALEN);
+		break;
+	case TW_BAD_VERSION:
+		l3[0] = (uint8_t)((l3[0] & 0x0f) | (r->s.family == 6 ? 0x40 : 0x60));
+		break;
+	case TW_IHL4:
+		l3[0] = 0x44;
+		break;
+	case TW_LONG_IHL:
+		l3[0] = 0x4f;
+		len = frame_l3_off(&r->s) + 20;
+		break;
+	}
+	return len;
+}
+
+/* What bouncing the n-byte prefix of frame in (len bytes, built from s) must
+ * give: MACs and addresses swapped; ports swapped and an echo request
+ * turned into a reply (checksum recomputed in full over the whole frame)
+ * only if the first 4 bytes of the L4 header are in the prefix. */
+static void expect_bounced(uint8_t *want, const uint8_t *in, size_t len, size_t n,
+			   const struct frame_spec *s)
+{
+	unsigned int l4 = frame_l4_off(s), alen = s->family == 6 ? 16 : 4;
+	unsigned int a = frame_l3_off(s) + (s->family == 6 ? 8 : 12);
+	bool has_l4 = s->family == 6 || !(s->frag_off & 0x1fff);
+	uint8_t *h = want + l4, req = s->family == 6 ? 128 : ICMP_ECHO;
+	uint8_t icmp = s->family == 6 ? IPPROTO_ICMPV6 : IPPROTO_ICMP;
+
+	memcpy(want, in, len);
+	memcpy(want, in + ETH_ALEN, ETH_ALEN);
+	memcpy(want + ETH_ALEN, in, ETH_ALEN);
+	memcpy(want + a, in + a + alen, alen);
+	memcpy(want + a + alen, in + a, alen);
+	if (!has_l4 || n < l4 + 4)
+		return;
+	if (frame_proto(s) == IPPROTO_UDP || frame_proto(s) == IPPROTO_TCP) {
+		memcpy(h, in + l4 + 2, 2);
+		memcpy(h + 2, in + l4, 2);
+	} else if (frame_proto(s) == icmp && h[0] == req) {
+		h[0] = s->family == 6 ? 129 : ICMP_ECHOREPLY;
+		refill_icmp_csum(want, s, len);
+	}
+}
+
+static void count(enum mode m, int verdict, size_t n, bool probe)
+{
+	M[m].rx.rx_packets++;
+	M[m].rx.rx_bytes += n;
+	if (verdict == XDP_TX) {
+		M[m].tx.tx_packets++;
+		M[m].tx.tx_bytes += n;
+		M[m].rx.probes += probe;
+	} else if (verdict == XDP_PASS) {
+		M[m].rx.pass_other++;
+	} else if (verdict == XDP_DROP) {
+		M[m].rx.drop_malformed++;
+	}
+}
+
+/* Run the n-byte prefix of frame in (len bytes, built from s) through mode
+ * m's program and check the verdict, the bytes out and the checksums. */
+static void check_frame(enum mode m, const char *name, const uint8_t *in, size_t len, size_t n,
+			const struct frame_spec *s, int verdict, bool probe)
+{
+	uint8_t got[FRAME_MAX], want[FRAME_MAX];
+	size_t out_len = n;
+	unsigned int coff = frame_csum_off(s);
+	int rc;
+
+	memcpy(got, in, n);
+	rc = run_xdp(M[m].prog, IFINDEX_LO, got, &out_len);
+	if (rc == -EINVAL && n < ETH_HLEN)
+		return; /* BPF_PROG_TEST_RUN refuses runts itself */
+	if (rc != verdict)
+		fail_msg("%s, %zu of %zu bytes, %s mode: verdict %d, want %d", name, n, len,
+			 mode_name[m], rc, verdict);
+	assert_int_equal(out_len, n);
+	count(m, verdict, n, probe);
+	if (verdict != XDP_TX) {
+		memcpy(want, in, n);
+	} else {
+		expect_bounced(want, in, len, n, s);
+		/* 0 and 0xffff are the same one's-complement number. */
+		if (l4_has_csum(s) && n >= coff + 2 && (want[coff] | want[coff + 1]) == 0 &&
+		    got[coff] == 0xff && got[coff + 1] == 0xff)
+			want[coff] = want[coff + 1] = 0xff;
+		if (n == len && !frame_csums_ok(got, s, n))
+			fail_msg("%s, %s mode: checksum broken", name, mode_name[m]);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != want[i])
+			fail_msg("%s, %zu of %zu bytes, %s mode: byte %zu is %#x, want %#x", name,
+				 n, len, mode_name[m], i, got[i], want[i]);
+}
+
+static void check_stats(enum mode m)
+{
+	struct calvin_vnf_stats rx = read_stats(M[m].stats, CALVIN_DIR_FWD);
+	struct calvin_vnf_stats tx = read_stats(M[m].stats, CALVIN_DIR_REV);
+	struct calvin_vnf_stats none = {0};
+
+	assert_int_equal(rx.rx_packets, M[m].rx.rx_packets);
+	assert_int_equal(rx.rx_bytes, M[m].rx.rx_bytes);
+	assert_int_equal(rx.probes, M[m].rx.probes);
+	assert_int_equal(rx.pass_other, M[m].rx.pass_other);
+	assert_int_equal(rx.drop_malformed, M[m].rx.drop_malformed);
+	assert_int_equal(tx.tx_packets, M[m].tx.tx_packets);
+	assert_int_equal(tx.tx_bytes, M[m].tx.tx_bytes);
+	/* Nothing else counted either way. */
+	rx.rx_packets = rx.rx_bytes = rx.probes = rx.pass_other = rx.drop_malformed = 0;
+	tx.tx_packets = tx.tx_bytes = 0;
+	assert_memory_equal(&rx, &none, sizeof(none));
+	assert_memory_equal(&tx, &none, sizeof(none));
+}
 
 static int setup(void **state)
 {
-	reset_stats(T.stats);
+	int m;
+
+	for (m = 0; m < NR_MODES; m++) {
+		reset_stats(M[m].stats);
+		memset(&M[m].rx, 0, sizeof(M[m].rx));
+		memset(&M[m].tx, 0, sizeof(M[m].tx));
+	}
 	return 0;
 }
 
-/* Run a probe and check it comes back swapped, with valid checksums and
- * its telemetry block as it was. */
-static void check_reflected(const struct udp_spec *s)
-{
-	uint8_t f[FRAME_MAX], in[FRAME_MAX];
-	size_t len = build_probe(in, s, 4, 1), out_len = len;
-	const struct iphdr *ip = (const struct iphdr *)(f + ETH_HLEN), *ip_in;
-	const struct udphdr *udp = (const struct udphdr *)(f + L4_OFF(s->ihl)), *udp_in;
-
-	ip_in = (const struct iphdr *)(in + ETH_HLEN);
-	udp_in = (const struct udphdr *)(in + L4_OFF(s->ihl));
-	memcpy(f, in, len);
-	assert_int_equal(run_xdp(T.prog, IFINDEX_LO, f, &out_len), XDP_TX);
-	assert_int_equal(out_len, len);
-	assert_memory_equal(f, in + ETH_ALEN, ETH_ALEN);
-	assert_memory_equal(f + ETH_ALEN, in, ETH_ALEN);
-	assert_int_equal(ip->saddr, ip_in->daddr);
-	assert_int_equal(ip->daddr, ip_in->saddr);
-	assert_int_equal(udp->source, udp_in->dest);
-	assert_int_equal(udp->dest, udp_in->source);
-	assert_int_equal(udp->check, udp_in->check);
-	assert_int_equal(ipv4_csum_check(ip), 0);
-	assert_int_equal(udp_csum_check(ip), 0);
-	/* Addresses and ports aside, not a byte changed. */
-	assert_memory_equal(f + ETH_HLEN, in + ETH_HLEN, offsetof(struct iphdr, saddr));
-	assert_memory_equal(f + L4_OFF(s->ihl) + 4, in + L4_OFF(s->ihl) + 4,
-			    len - L4_OFF(s->ihl) - 4);
-}
-
-static void probe_reflected(void **state)
-{
-	struct calvin_vnf_stats rx, tx;
-
-	check_reflected(&to_server);
-	rx = read_stats(T.stats, CALVIN_DIR_FWD);
-	tx = read_stats(T.stats, CALVIN_DIR_REV);
-	assert_int_equal(rx.rx_packets, 1);
-	assert_int_equal(rx.probes, 1);
-	assert_int_equal(rx.pass_other, 0);
-	assert_int_equal(tx.tx_packets, 1);
-	assert_int_equal(tx.tx_bytes, rx.rx_bytes);
-}
-
-static void probe_with_ip_options_reflected(void **state)
-{
-	struct udp_spec s = to_server;
-
-	s.ihl = 6;
-	check_reflected(&s);
-}
-
-static void probe_without_udp_checksum_reflected(void **state)
-{
-	struct udp_spec s = to_server;
-
-	s.no_udp_csum = 1;
-	check_reflected(&s);
-}
-
-/* Passed to the server's stack exactly as it came. */
-static void check_passed(uint8_t *f, size_t len)
-{
-	uint8_t want[FRAME_MAX];
-
-	memcpy(want, f, len);
-	assert_int_equal(run_xdp(T.prog, IFINDEX_LO, f, &len), XDP_PASS);
-	assert_memory_equal(f, want, len);
-}
-
-static void non_probe_passed(void **state)
-{
-	struct udp_spec s = to_server;
-	uint8_t f[FRAME_MAX], payload[FRAME_MAX];
-	size_t len;
-
-	s.dport = TEST_APP_PORT; /* a server application's traffic */
-	check_passed(f, build_udp(f, &s, payload, build_probe_payload(payload, 4, 0)));
-	s = to_server;
-	s.sport = TEST_PROBE_PORT; /* from the probe port only: not for us */
-	s.dport = TEST_APP_PORT;
-	check_passed(f, build_probe(f, &s, 4, 0));
-	len = build_probe(f, &to_server, 4, 0);
-	f[PAYLOAD_OFF(5)] = 'X'; /* no telemetry magic */
-	check_passed(f, len);
-	check_passed(f, build_arp(f));
-	check_passed(f, build_ipv6_probe(f));
-	len = build_probe(f, &to_server, 4, 0);
-	check_passed(f, ETH_HLEN + 20); /* truncated */
-	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).pass_other, 6);
-	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).probes, 0);
-	assert_int_equal(read_stats(T.stats, CALVIN_DIR_REV).tx_packets, 0);
-}
-
-/* The checks above are only as good as the test's own checksum code. */
-static void checksum_helpers_catch_corruption(void **state)
+static void table(void **state)
 {
 	uint8_t f[FRAME_MAX];
-	struct iphdr *ip = (struct iphdr *)(f + ETH_HLEN);
-	size_t len = build_probe(f, &to_server, 4, 0);
+	size_t i, len;
+	int m;
 
-	assert_int_equal(ipv4_csum_check(ip), 0);
-	assert_int_equal(udp_csum_check(ip), 0);
-	assert_int_not_equal(((struct udphdr *)(f + L4_OFF(5)))->check, 0);
-	f[len - 1] ^= 0x10;
-	ip->ttl--;
-	assert_int_not_equal(ipv4_csum_check(ip), 0);
-	assert_int_not_equal(udp_csum_check(ip), 0);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		len = build_row(f, &rows[i]);
+		for (m = 0; m < NR_MODES; m++)
+			check_frame(m, rows[i].name, f, len, len, &rows[i].s, rows[i].verdict[m],
+				    rows[i].probe);
+	}
+	check_stats(ECHO);
+	check_stats(ALL);
+	assert_true(M[ECHO].rx.probes >= 9);
+	assert_int_equal(M[ALL].rx.probes, M[ECHO].rx.probes);
+}
+
+/* Every prefix of a frame: cut in the Ethernet header, a tag or the IP
+ * header (options included) it is dropped; after that it is bounced as far
+ * as it goes (all mode), and in echo mode only once the whole telemetry
+ * block is in (IP and UDP lengths are not checked against the frame). */
+static void truncated_everywhere(void **state)
+{
+	static const struct row cut[] = {
+	    {"v4 probe cut", {V4, TO_PROBE, TAG2, .ihl = 6}, PROBE, 0, 0, {0}, true},
+	    {"v6 probe cut", {V6, TO_PROBE, .nr_vlans = 1}, PROBE, 0, 0, {0}, true},
+	    {"v4 TCP cut", {V4, TO_APP, .proto = IPPROTO_TCP}, PLAIN, 0, 0, {0}, false},
+	    {"ICMP echo cut", {V4, .nr_vlans = 1, .proto = IPPROTO_ICMP}, PLAIN, 0, 0, {0}, false},
+	    {"ICMPv6 echo cut", {V6, TAG2, .proto = IPPROTO_ICMPV6}, PLAIN, 0, 0, {0}, false},
+	};
+	uint8_t f[FRAME_MAX];
+	size_t i, n, len, l4, block_end;
+	int m, verdict;
+	bool probe;
+
+	for (i = 0; i < sizeof(cut) / sizeof(cut[0]); i++) {
+		len = build_row(f, &cut[i]);
+		l4 = frame_l4_off(&cut[i].s);
+		block_end = frame_payload_off(&cut[i].s) + CALVIN_TLM_LEN(MAX_HOPS);
+		for (n = 0; n <= len; n++) {
+			probe = cut[i].probe && n >= block_end;
+			for (m = 0; m < NR_MODES; m++) {
+				verdict = n < l4			? XDP_DROP
+					  : m == ALL || probe ? XDP_TX
+							      : XDP_PASS;
+				check_frame(m, cut[i].name, f, len, n, &cut[i].s, verdict, probe);
+			}
+		}
+	}
+	check_stats(ECHO);
+	check_stats(ALL);
+	assert_true(M[ALL].rx.drop_malformed >= 5 * 30);
+}
+
+/* The echo type change is the one incremental checksum update: try many
+ * messages, so the sums fall every which way, the wrap included. */
+static void icmp_checksums_many(void **state)
+{
+	struct frame_spec s4 = {V4, .proto = IPPROTO_ICMP}, s6 = {V6, .proto = IPPROTO_ICMPV6};
+	uint8_t f[FRAME_MAX], payload[8];
+	size_t len;
+	int i, j;
+
+	for (i = 0; i < 600; i++) {
+		for (j = 0; j < 8; j++)
+			payload[j] = (uint8_t)(i * (j + 3) + (i >> 3));
+		s4.src[3] = s6.src[15] = (uint8_t)i;
+		s6.src[14] = (uint8_t)(i * 37);
+		len = build_frame(f, &s4, payload, sizeof(payload));
+		check_frame(ALL, "ICMP many", f, len, len, &s4, XDP_TX, false);
+		len = build_frame(f, &s6, payload, sizeof(payload));
+		check_frame(ALL, "ICMPv6 many", f, len, len, &s6, XDP_TX, false);
+	}
+	check_stats(ALL);
+}
+
+/* The checks above are only as good as the test's own checksum code: it
+ * must catch a corrupted byte, and agree that a swap is neutral. */
+static void checksum_helpers(void **state)
+{
+	static const struct frame_spec specs[] = {
+	    {V4, TO_PROBE, .ihl = 6},	      {V6, TO_PROBE},
+	    {V4, .proto = IPPROTO_ICMP},      {V6, .proto = IPPROTO_ICMPV6},
+	    {V6, TO_APP, .proto = IPPROTO_TCP},
+	};
+	uint8_t f[FRAME_MAX], g[FRAME_MAX];
+	size_t i, len;
+
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		len = build_frame_probe(f, &specs[i], MAX_HOPS, 0);
+		assert_true(frame_csums_ok(f, &specs[i], len));
+		assert_int_not_equal(f[frame_csum_off(&specs[i])] | f[frame_csum_off(&specs[i]) + 1],
+				     0);
+		expect_bounced(g, f, len, len, &specs[i]);
+		assert_true(frame_csums_ok(g, &specs[i], len));
+		f[len - 1] ^= 0x10;
+		assert_false(frame_csums_ok(f, &specs[i], len));
+		f[len - 1] ^= 0x10;
+		f[frame_l4_off(&specs[i])] ^= 0x80; /* the ICMP type, or a port */
+		assert_false(frame_csums_ok(f, &specs[i], len));
+	}
+}
+
+/* Open and load reflect.bpf.o in mode m; exits 77 if BPF cannot be loaded. */
+static void load_mode(enum mode m)
+{
+	uint8_t all = m == ALL;
+
+	M[m].obj = load_or_skip("reflect", -1);
+	bpf_object__close(M[m].obj);
+	M[m].obj = bpf_object__open_file("build/kernel/reflect.bpf.o", NULL);
+	if (!M[m].obj || calvin_bpf_set_rodata(M[m].obj, "reflect_all", &all, sizeof(all))) {
+		printf("build/kernel/reflect.bpf.o has no reflect_all global\n");
+		exit(1);
+	}
+	{
+		uint16_t port = TEST_PROBE_PORT;
+
+		if (calvin_bpf_set_rodata(M[m].obj, "probe_port", &port, sizeof(port)) ||
+		    bpf_object__load(M[m].obj)) {
+			printf("cannot load build/kernel/reflect.bpf.o in %s mode\n", mode_name[m]);
+			exit(1);
+		}
+	}
+	M[m].prog = bpf_program__fd(bpf_object__find_program_by_name(M[m].obj, "reflect"));
+	M[m].stats = map_fd_of(M[m].obj, "calvin_stats");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(checksum_helpers_catch_corruption),
-	    cmocka_unit_test_setup(probe_reflected, setup),
-	    cmocka_unit_test_setup(probe_with_ip_options_reflected, setup),
-	    cmocka_unit_test_setup(probe_without_udp_checksum_reflected, setup),
-	    cmocka_unit_test_setup(non_probe_passed, setup),
+	    cmocka_unit_test(checksum_helpers),
+	    cmocka_unit_test_setup(table, setup),
+	    cmocka_unit_test_setup(truncated_everywhere, setup),
+	    cmocka_unit_test_setup(icmp_checksums_many, setup),
 	};
-	int err;
+	int err, m;
 
-	T.obj = load_or_skip("reflect", -1);
-	T.prog = bpf_program__fd(bpf_object__find_program_by_name(T.obj, "reflect"));
-	T.stats = map_fd_of(T.obj, "calvin_stats");
+	for (m = 0; m < NR_MODES; m++)
+		load_mode(m);
 	err = cmocka_run_group_tests(tests, NULL, NULL);
-	bpf_object__close(T.obj);
+	for (m = 0; m < NR_MODES; m++)
+		bpf_object__close(M[m].obj);
 	return err;
 }

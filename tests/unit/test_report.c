@@ -183,6 +183,24 @@ static void test_account_overflow_then_path(void **state)
 	assert_int_equal(fx->r->path_mismatch, 0);
 }
 
+/* A recovered probe carries fewer records than were pre-sized: when it
+ * comes first, the full path that follows is still the reference. */
+static void test_account_short_first(void **state)
+{
+	struct fixture *fx = *state;
+	struct calvin_tlm t;
+
+	make_reply(&t, 0, 1000000);
+	t.nr_hops = 2;
+	assert_int_equal(calvin_probe_account(&fx->a, 1000000 + OFF, 1100000 + OFF, &t, 0), 0);
+	assert_false(fx->r->path_known);
+	assert_int_equal(fx->r->path_mismatch, 1);
+	assert_int_equal(feed(fx, 1, 2000000, 0), 0);
+	assert_true(fx->r->path_known);
+	assert_int_equal(fx->r->nr_pos, 4);
+	assert_int_equal(fx->r->path_mismatch, 1);
+}
+
 static void test_clock_step_drops_end_links(void **state)
 {
 	struct fixture *fx = *state;
@@ -334,6 +352,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_account_reference_chain, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_account_anomalies, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_account_overflow_then_path, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_account_short_first, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_clock_step_drops_end_links, setup, teardown),
 	    cmocka_unit_test(test_fmt_ns),
 	    cmocka_unit_test_setup_teardown(test_verdict, setup, teardown),

@@ -56,6 +56,7 @@ enum calvin_pmd {
 
 enum calvin_server_kind {
 	CALVIN_SERVER_ECHO, /* reflects probes (XDP_TX), passes the rest to the node's stack */
+	CALVIN_SERVER_REFLECT, /* reflects every IP packet (addresses and ports swapped) */
 };
 
 enum calvin_probe_mode {

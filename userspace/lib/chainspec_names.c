@@ -24,7 +24,8 @@ const char *const calvin_backend_words[] = {
     [CALVIN_BACKEND_NETNS] = "netns", [CALVIN_BACKEND_LIBVIRT] = "libvirt", NULL};
 const char *const calvin_pmd_words[] = {
     [CALVIN_PMD_AF_XDP] = "af_xdp", [CALVIN_PMD_AF_PACKET] = "af_packet", NULL};
-const char *const calvin_server_kind_words[] = {[CALVIN_SERVER_ECHO] = "echo", NULL};
+const char *const calvin_server_kind_words[] = {[CALVIN_SERVER_ECHO] = "echo",
+					       [CALVIN_SERVER_REFLECT] = "reflect", NULL};
 const char *const calvin_probe_mode_words[] = {
     [CALVIN_PROBE_PACED] = "paced", [CALVIN_PROBE_PINGPONG] = "ping-pong", NULL};
 

@@ -76,7 +76,7 @@ static bool timeline_ordered(const struct calvin_tlm *t, uint64_t tx_mono, uint6
 	return prev_clock != CALVIN_CLOCK_HOST_MONO || rx_mono >= prev;
 }
 
-/* The path of the first good reply becomes the reference every later
+/* The path of the first full reply becomes the reference every later
  * reply is compared with, position by position. */
 static void path_learn(struct calvin_probe_result *r, const struct calvin_tlm *t)
 {
@@ -186,9 +186,16 @@ int calvin_probe_account(struct calvin_probe_acct *a, uint64_t tx_real, uint64_t
 		r->misordered++;
 
 	if (!r->path_known) {
-		/* an overflowed reply lost records: not a reference path */
+		/* The reference is a full path: every pre-sized record filled, none
+		 * lost to overflow. A shorter one (a probe a decoder recovered
+		 * from repairs carries only the records stamped after it) is a
+		 * mismatch, not the reference. */
 		if (t->flags & CALVIN_TLM_F_OVERFLOW)
+			return 0; /* counted as overflow */
+		if (t->nr_hops < t->max_hops) {
+			r->path_mismatch++;
 			return 0;
+		}
 		path_learn(r, t);
 	} else if (!path_matches(r, t)) {
 		r->path_mismatch++;

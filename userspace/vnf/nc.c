@@ -250,6 +250,17 @@ static void nc_encode_poll(struct vnf *vnf, struct vnf_lcore_stats *st)
 	}
 }
 
+/* Whether a recovered symbol starts with a telemetry block: 1 yes, 0 no,
+ * -EBADMSG when it is not a symbol an nc-encode made. */
+static int symbol_tlm(const uint8_t *sym, size_t len)
+{
+	if (len < NC_SYM_HDR || (sym[0] & ~NC_SYM_TLM))
+		return -EBADMSG;
+	if (!(sym[0] & NC_SYM_TLM))
+		return 0;
+	return vnf_tlm_len(sym + NC_SYM_HDR, (uint16_t)(len - NC_SYM_HDR)) ? 1 : -EBADMSG;
+}
+
 /* Recovered sources go out with their own ports and the other headers of
  * the frame at hand (tmpl, which gets their ports); a probe with its
  * canonical block, stamped here as the first hop it records. */
@@ -260,13 +271,12 @@ static void recovered_send(struct vnf *vnf, struct vnf_lcore_stats *st, struct n
 	const uint8_t *sym;
 	struct rte_mbuf *m;
 	size_t len;
-	bool tlm;
+	int tlm;
 
 	while (nc_decoder_next(s->dec, &sym, &len) == 1) {
-		tlm = len >= NC_SYM_HDR && sym[0] == NC_SYM_TLM;
-		if (unlikely(len < NC_SYM_HDR || (sym[0] & ~NC_SYM_TLM) ||
-			     (tlm && !vnf_tlm_len(sym + NC_SYM_HDR, (uint16_t)(len - NC_SYM_HDR))))) {
-			s->base.malformed++; /* not a symbol an nc-encode made */
+		tlm = symbol_tlm(sym, len);
+		if (unlikely(tlm < 0)) {
+			s->base.malformed++;
 			continue;
 		}
 		memcpy(&udp->src_port, sym + 1, sizeof(udp->src_port));
@@ -277,7 +287,7 @@ static void recovered_send(struct vnf *vnf, struct vnf_lcore_stats *st, struct n
 			st->xf.no_mbuf++;
 			continue;
 		}
-		vnf_out_add(vnf, st, o, m, tlm, a->l4_off);
+		vnf_out_add(vnf, st, o, m, tlm == 1, a->l4_off);
 	}
 }
 
@@ -317,9 +327,9 @@ static void decode_one(struct vnf *vnf, struct vnf_lcore_stats *st, struct nc_st
 	 * else as it came (a symbol too long to rebuild is refused for its len) */
 	if (a->len >= CALVIN_NC_HDR_LEN &&
 	    pkt[offsetof(struct calvin_nc_hdr, type)] == CALVIN_NC_SOURCE) {
-		sym_len = symbol_build(s->scratch + CALVIN_NC_HDR_LEN, d, a,
-				       pkt + CALVIN_NC_HDR_LEN,
-				       (uint16_t)(a->len - CALVIN_NC_HDR_LEN));
+		sym_len =
+		    symbol_build(s->scratch + CALVIN_NC_HDR_LEN, d, a, pkt + CALVIN_NC_HDR_LEN,
+				 (uint16_t)(a->len - CALVIN_NC_HDR_LEN));
 		if (sym_len) {
 			memcpy(s->scratch, pkt, CALVIN_NC_HDR_LEN);
 			pkt = s->scratch;
