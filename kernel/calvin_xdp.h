@@ -40,8 +40,9 @@ struct calvin_port {
 };
 
 /* Per-CPU, per-direction counters (index CALVIN_DIR_FWD / CALVIN_DIR_REV).
- * The reflector counts what it receives under FWD and what it sends back
- * under REV. tx_* count frames handed on (XDP_REDIRECT or XDP_TX verdicts),
+ * The reflector counts what it receives under FWD (rx_*, probes,
+ * pass_other, drop_malformed) and what it sends back under REV (tx_*).
+ * tx_* count frames handed on (XDP_REDIRECT or XDP_TX verdicts),
  * not frames the driver managed to transmit. */
 struct calvin_vnf_stats {
 	__u64 rx_packets;
@@ -51,7 +52,7 @@ struct calvin_vnf_stats {
 	__u64 probes;	      /* telemetry blocks stamped (or reflected) */
 	__u64 drop_malformed; /* cut Ethernet/VLAN header, bad IPv4/IPv6 header */
 	__u64 drop_redirect;  /* not forwarded: no port entry, or empty devmap slot */
-	__u64 pass_other;     /* not IP: handed to the node's own stack */
+	__u64 pass_other;     /* handed to the node's own stack: not IP (reflector: not bounced) */
 	__u64 tlm_overflow;   /* probe had no free hop record */
 	/* acl and router (all XDP_DROP) */
 	__u64 drop_acl;	     /* denied by a rule or by the default action */

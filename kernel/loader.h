@@ -93,9 +93,14 @@ struct calvin_xdp_reflect_cfg {
 	const char *obj_dir, *pin_dir;
 	uint16_t probe_port;
 	int ifindex;
+	/* false: bounce only probes, pass the rest to the node's stack (the
+	 * echo server); true: bounce every IPv4/IPv6 frame (see
+	 * kernel/reflect.bpf.c). */
+	bool all;
 };
 
-/* Attach reflect.bpf.o to ifindex and pin its stats under pin_dir. */
+/* Attach reflect.bpf.o to ifindex in the mode cfg->all says and pin its
+ * stats under pin_dir. */
 int calvin_xdp_reflect_attach(const struct calvin_xdp_reflect_cfg *cfg);
 
 /* Attach pass.bpf.o to ifindex (see kernel/pass.bpf.c for why). */

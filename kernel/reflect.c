@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Loader of the echo server stand-in (reflect.bpf.c): one port, stats pinned. */
+/* Loader of the echo server stand-in (reflect.bpf.c): one port, its mode, stats pinned. */
 #include <errno.h>
 
 #include "bpf_rodata.h"
@@ -14,6 +14,7 @@ int calvin_xdp_reflect_attach(const struct calvin_xdp_reflect_cfg *cfg)
 {
 	struct xdp_program *prog;
 	struct bpf_object *obj;
+	__u8 all;
 	int err;
 
 	calvin_loader_quiet();
@@ -26,7 +27,10 @@ int calvin_xdp_reflect_attach(const struct calvin_xdp_reflect_cfg *cfg)
 	if (!prog)
 		return err;
 	obj = xdp_program__bpf_obj(prog);
+	all = cfg->all;
 	err = calvin_bpf_set_rodata(obj, "probe_port", &cfg->probe_port, sizeof(cfg->probe_port));
+	if (!err)
+		err = calvin_bpf_set_rodata(obj, "reflect_all", &all, sizeof(all));
 	if (err)
 		goto close;
 	err = calvin_attach_native(prog, cfg->ifindex);

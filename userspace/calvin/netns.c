@@ -192,6 +192,7 @@ static int netns_server(struct deploy *d)
 	rc.obj_dir = obj_dir;
 	rc.pin_dir = pin;
 	rc.probe_port = (uint16_t)s->probe.port;
+	rc.all = s->server.kind == CALVIN_SERVER_REFLECT;
 	rc.ifindex = if_index(IF_WEST);
 	err = calvin_xdp_reflect_attach(&rc);
 	netns_leave(saved);

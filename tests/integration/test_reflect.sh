@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# Server kind reflect: the server node's XDP program bounces every IP packet
+# back (addresses and ports swapped, ICMP echo answered): ping gets replies,
+# UDP datagrams come back to the sender's node (its stack counts them at
+# the closed source port) while the server's own stack never sees them, and
+# probes still come back with their hop records.
+. "$(dirname "$0")/lib.sh"
+require_root
+require_netns_xdp
+command -v ping >/dev/null || skip "ping is not installed (make deps installs iputils-ping)"
+C=t-reflect
+SPEC=$(spec_copy chains/tactile-fwd.yaml $C)
+sed -i 's/^  kind: echo .*/  kind: reflect/' "$SPEC"
+grep -q "kind: reflect" "$SPEC" || fail "test could not write the spec"
+trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
+
+$CALVIN up "$SPEC" || fail "calvin up failed"
+$CALVIN -j probe -c 500 $C >"$TMP/p.json" || fail "probe failed"
+[ "$(json_num received <"$TMP/p.json")" = 500 ] || fail "probes lost: $(cat "$TMP/p.json")"
+$CALVIN exec $C probe -- ping -c 3 -i 0.2 -W 1 10.70.0.2 >"$TMP/ping" || fail "no echo reply: $(cat "$TMP/ping")"
+back0=$(udp_noports $C probe)
+srv0=$(udp_noports $C server)
+udp_send $C probe 10.70.0.2 9999 50
+sleep 0.2
+back=$(( $(udp_noports $C probe) - back0 ))
+srv=$(( $(udp_noports $C server) - srv0 ))
+echo "50 datagrams: $back came back to the probe node, $srv reached the server's stack"
+[ "$back" -eq 50 ] && [ "$srv" -eq 0 ] || fail "not reflected in XDP"
+$CALVIN down $C || fail "calvin down failed"
+assert_clean $C
+echo ok
