@@ -219,7 +219,7 @@ static __always_inline bool rl_admit_flow(const struct calvin_rl_config *c,
 }
 
 /* XDP_DROP if over the rate, else -1: go on to the tail. */
-static __always_inline int ratelimit_decide(const struct calvin_vnf *v)
+static __always_inline int ratelimit_decide(struct calvin_vnf *v)
 {
 	__u64 len = v->data_end - v->data;
 	__u32 zero = 0;
@@ -229,9 +229,9 @@ static __always_inline int ratelimit_decide(const struct calvin_vnf *v)
 	if (!c || (!c->pps && !c->bytes_per_sec))
 		return -1;
 	if (c->per == CALVIN_XDP_RL_PER_FLOW)
-		ok = rl_admit_flow(c, &v->pkt, v->data_end, v->t_in, len);
+		ok = rl_admit_flow(c, &v->pkt, v->data_end, calvin_vnf_now(v), len);
 	else
-		ok = rl_admit_vnf(c, v->t_in, len);
+		ok = rl_admit_vnf(c, calvin_vnf_now(v), len);
 	if (ok)
 		return -1;
 	v->st->drop_ratelimit++;
