@@ -36,7 +36,8 @@ int probe_parse_args(int argc, char **argv, struct probe_args *a)
 	static const struct option opts[] = {
 		{ "count", required_argument, NULL, 'c' }, { "rate", required_argument, NULL, 'r' },
 		{ "ping-pong", no_argument, NULL, 'p' },   { "size", required_argument, NULL, 's' },
-		{ "raw", required_argument, NULL, 'R' },   { NULL, 0, NULL, 0 },
+		{ "raw", required_argument, NULL, 'R' },   { "check", no_argument, NULL, 'C' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc = 0;
 
@@ -59,6 +60,9 @@ int probe_parse_args(int argc, char **argv, struct probe_args *a)
 		case 'R':
 			a->raw = optarg;
 			break;
+		case 'C':
+			a->check = true;
+			break;
 		default:
 			calvin_err("unknown or incomplete probe option '%s'; see 'calvin --help'",
 				   argv[optind - 1]);
@@ -77,6 +81,7 @@ void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_a
 {
 	out->p = spec->probe;
 	out->raw = a->raw;
+	out->check = a->check;
 	if (a->p.count)
 		out->p.count = a->p.count;
 	if (a->p.rate)
@@ -145,10 +150,13 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 	if (err) {
 		calvin_err("probe of chain '%s' failed: %s", spec->name, strerror(-err));
 		rc = CALVIN_EXIT_FAIL;
-	} else if (calvin_json) {
-		calvin_report_json(stdout, spec, r);
 	} else {
-		calvin_report_text(stdout, spec, r);
+		if (calvin_json)
+			calvin_report_json(stdout, spec, r);
+		else
+			calvin_report_text(stdout, spec, r);
+		if (a->check && calvin_verdict(spec, r))
+			rc = CALVIN_EXIT_OVER_BUDGET;
 	}
 	free(r);
 close_raw:

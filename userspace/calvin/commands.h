@@ -51,7 +51,12 @@ int deployed_spec(const char *chain, struct calvin_chain_spec *spec);
 struct probe_args {
 	struct calvin_probe_spec p;
 	const char *raw; /* per-probe records to this file */
+	bool check; /* exit CALVIN_EXIT_OVER_BUDGET when the verdict is not within budget */
 };
+
+/* `probe --check` and `run --check`: the chain missed its budget (or lost
+ * probes), distinct from a failure to measure. */
+#define CALVIN_EXIT_OVER_BUDGET 3
 
 /* Probe options of `probe` and `run`; the one positional argument is left
  * at argv[argc - 1]. Returns 0 or an exit code. */

@@ -13,7 +13,7 @@ static const struct calvin_cmd cmds[] = {
 	{ "validate", cmd_validate, "CHAIN.yaml", "check a chain spec, create nothing" },
 	{ "plan", cmd_plan, "CHAIN.yaml", "show the CPU placement, deploy nothing" },
 	{ "up", cmd_up, "CHAIN.yaml", "deploy a chain" },
-	{ "probe", cmd_probe, "CHAIN [-c N] [-r RATE] [-p] [-s BYTES] [--raw FILE]",
+	{ "probe", cmd_probe, "CHAIN [-c N] [-r RATE] [-p] [-s BYTES] [--raw FILE] [--check]",
 	  "measure RTT and per-hop latency" },
 	{ "status", cmd_status, "[CHAIN]", "deployed chains and their per-VNF counters" },
 	{ "down", cmd_down, "CHAIN | --all", "tear down (harmless to repeat)" },
@@ -28,7 +28,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: calvin [-j] [-v] COMMAND [ARGS]\n\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  calvin %-8s %-48s %s\n", cmds[i].name, cmds[i].args, cmds[i].help);
+		fprintf(f, "  calvin %-8s %-58s %s\n", cmds[i].name, cmds[i].args, cmds[i].help);
 	fprintf(f, "\n  -j  JSON output    -v  show what is run\n");
 }
 
