@@ -108,9 +108,10 @@ static void crypt_teardown(struct vnf *vnf)
 	vnf->transform_priv = NULL;
 }
 
-static void seal_one(struct vnf *vnf, struct vnf_lcore_stats *st, struct crypt_state *s,
-		     struct rte_mbuf *m, struct vnf_app *a, struct vnf_out *o)
+static void seal_one(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, struct rte_mbuf *m,
+		     struct vnf_app *a, struct vnf_out *o)
 {
+	struct crypt_state *s = priv;
 	uint16_t len = a->len;
 	uint8_t *d;
 	int ret;
@@ -153,9 +154,10 @@ static void open_count(struct vnf_xform_stats *xf, int ret)
 	}
 }
 
-static void open_one(struct vnf *vnf, struct vnf_lcore_stats *st, struct crypt_state *s,
-		     struct rte_mbuf *m, struct vnf_app *a, struct vnf_out *o)
+static void open_one(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, struct rte_mbuf *m,
+		     struct vnf_app *a, struct vnf_out *o)
 {
+	struct crypt_state *s = priv;
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *) + a->off;
 	int ret;
 
@@ -177,40 +179,16 @@ static void open_one(struct vnf *vnf, struct vnf_lcore_stats *st, struct crypt_s
 	vnf_out_add(vnf, st, o, m, a->probe, a->l4_off);
 }
 
-static void crypt_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
-			  struct rte_mbuf **pkts, uint16_t n, uint64_t t_in, bool encrypt)
-{
-	struct crypt_state *s = vnf->transform_priv;
-	struct vnf_out o;
-	struct vnf_app a;
-	uint16_t i;
-
-	if (in != VNF_WEST) {
-		vnf_forward_process(vnf, st, in, pkts, n, t_in);
-		return;
-	}
-	vnf_out_init(&o, VNF_EAST, in, t_in);
-	for (i = 0; i < n; i++) {
-		if (vnf_app_prepare(vnf, st, in, pkts[i], &a, &o) != 1)
-			continue;
-		if (encrypt)
-			seal_one(vnf, st, s, pkts[i], &a, &o);
-		else
-			open_one(vnf, st, s, pkts[i], &a, &o);
-	}
-	vnf_out_flush(vnf, st, &o);
-}
-
 static void encrypt_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
 			    struct rte_mbuf **pkts, uint16_t n, uint64_t t_in)
 {
-	crypt_process(vnf, st, in, pkts, n, t_in, true);
+	vnf_west_to_east(vnf, st, in, pkts, n, t_in, seal_one);
 }
 
 static void decrypt_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
 			    struct rte_mbuf **pkts, uint16_t n, uint64_t t_in)
 {
-	crypt_process(vnf, st, in, pkts, n, t_in, false);
+	vnf_west_to_east(vnf, st, in, pkts, n, t_in, open_one);
 }
 
 const struct vnf_transform vnf_encrypt = {

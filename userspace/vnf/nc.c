@@ -184,9 +184,10 @@ static uint16_t symbol_build(uint8_t *sym, const uint8_t *d, const struct vnf_ap
 	return (uint16_t)(NC_SYM_HDR + blk + app_len);
 }
 
-static void source_add(struct vnf *vnf, struct vnf_lcore_stats *st, struct nc_state *s,
-		       struct rte_mbuf *m, struct vnf_app *a, struct vnf_out *o, uint64_t t_in)
+static void source_add(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, struct rte_mbuf *m,
+		       struct vnf_app *a, struct vnf_out *o)
 {
+	struct nc_state *s = priv;
 	/* a repair carries the symbol and its 2-byte length, longer than the
 	 * source's bytes on the wire by the layout and ports: it must fit too */
 	unsigned int extra = CALVIN_NC_LEN_BYTES + NC_SYM_HDR;
@@ -202,7 +203,7 @@ static void source_add(struct vnf *vnf, struct vnf_lcore_stats *st, struct nc_st
 	}
 	d = rte_pktmbuf_mtod(m, uint8_t *);
 	/* the codec copies the symbol; the header it writes says its length */
-	ready = nc_encoder_add(s->enc, sym, sym_len, t_in, d + a->off);
+	ready = nc_encoder_add(s->enc, sym, sym_len, o->probes.t_in, d + a->off);
 	memcpy(s->tmpl, d, a->l4_off + sizeof(struct rte_udp_hdr));
 	s->tmpl_at = *a;
 	st->xf.nc_source++;
@@ -214,20 +215,7 @@ static void source_add(struct vnf *vnf, struct vnf_lcore_stats *st, struct nc_st
 static void nc_encode_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
 			      struct rte_mbuf **pkts, uint16_t n, uint64_t t_in)
 {
-	struct nc_state *s = vnf->transform_priv;
-	struct vnf_out o;
-	struct vnf_app a;
-	uint16_t i;
-
-	if (in != VNF_WEST) {
-		vnf_forward_process(vnf, st, in, pkts, n, t_in);
-		return;
-	}
-	vnf_out_init(&o, VNF_EAST, in, t_in);
-	for (i = 0; i < n; i++)
-		if (vnf_app_prepare(vnf, st, in, pkts[i], &a, &o) == 1)
-			source_add(vnf, st, s, pkts[i], &a, &o, t_in);
-	vnf_out_flush(vnf, st, &o);
+	vnf_west_to_east(vnf, st, in, pkts, n, t_in, source_add);
 }
 
 /* A partial generation whose deadline passed is closed here; the clock is
@@ -312,9 +300,10 @@ static void decoder_resync(struct nc_state *s)
 	s->dec = dec;
 }
 
-static void decode_one(struct vnf *vnf, struct vnf_lcore_stats *st, struct nc_state *s,
-		       struct rte_mbuf *m, struct vnf_app *a, struct vnf_out *o)
+static void decode_one(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, struct rte_mbuf *m,
+		       struct vnf_app *a, struct vnf_out *o)
 {
+	struct nc_state *s = priv;
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *), *pkt = d + a->off, *data;
 	size_t pkt_len = a->len, len;
 	uint8_t tmpl[VNF_TMPL_MAX];
@@ -368,21 +357,8 @@ static void decoder_counters(struct vnf_lcore_stats *st, const struct nc_state *
 static void nc_decode_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
 			      struct rte_mbuf **pkts, uint16_t n, uint64_t t_in)
 {
-	struct nc_state *s = vnf->transform_priv;
-	struct vnf_out o;
-	struct vnf_app a;
-	uint16_t i;
-
-	if (in != VNF_WEST) {
-		vnf_forward_process(vnf, st, in, pkts, n, t_in);
-		return;
-	}
-	vnf_out_init(&o, VNF_EAST, in, t_in);
-	for (i = 0; i < n; i++)
-		if (vnf_app_prepare(vnf, st, in, pkts[i], &a, &o) == 1)
-			decode_one(vnf, st, s, pkts[i], &a, &o);
-	vnf_out_flush(vnf, st, &o);
-	decoder_counters(st, s);
+	vnf_west_to_east(vnf, st, in, pkts, n, t_in, decode_one);
+	decoder_counters(st, vnf->transform_priv);
 }
 
 const struct vnf_transform vnf_nc_encode = {

@@ -225,3 +225,24 @@ struct rte_mbuf *vnf_frame_build(struct rte_mempool *pool, const uint8_t *tmpl,
 	lengths_set(d, &na, (uint16_t)(hdr_len + len));
 	return m;
 }
+
+/* The shape of every transforming VNF: what comes from the east is forwarded
+ * as it is; each frame from the west is prepared and handed to fn, and what
+ * fn keeps leaves east together. */
+void vnf_west_to_east(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
+		      struct rte_mbuf **pkts, uint16_t n, uint64_t t_in, vnf_app_fn fn)
+{
+	struct vnf_out o;
+	struct vnf_app a;
+	uint16_t i;
+
+	if (in != VNF_WEST) {
+		vnf_forward_process(vnf, st, in, pkts, n, t_in);
+		return;
+	}
+	vnf_out_init(&o, VNF_EAST, in, t_in);
+	for (i = 0; i < n; i++)
+		if (vnf_app_prepare(vnf, st, in, pkts[i], &a, &o) == 1)
+			fn(vnf, st, vnf->transform_priv, pkts[i], &a, &o);
+	vnf_out_flush(vnf, st, &o);
+}

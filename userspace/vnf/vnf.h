@@ -216,6 +216,12 @@ uint16_t vnf_tlm_len(const uint8_t *payload, uint16_t len);
 int vnf_app_prepare(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
 		    struct rte_mbuf *m, struct vnf_app *a, struct vnf_out *o);
 void vnf_east_mtu_read(struct vnf *vnf);
+/* What a transform does to one prepared frame from the west: transform it
+ * and vnf_out_add() it, or count it and free it. priv is transform_priv. */
+typedef void (*vnf_app_fn)(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv,
+			   struct rte_mbuf *m, struct vnf_app *a, struct vnf_out *o);
+void vnf_west_to_east(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
+		      struct rte_mbuf **pkts, uint16_t n, uint64_t t_in, vnf_app_fn fn);
 int vnf_app_grow(struct rte_mbuf *m, struct vnf_app *a, uint16_t head, uint16_t tail,
 		 unsigned int mtu);
 void vnf_app_shrink(struct rte_mbuf *m, struct vnf_app *a, uint16_t head, uint16_t tail);
