@@ -18,13 +18,13 @@ CC := gcc
 CLANG := clang
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes -Wshadow
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude -Iuserspace/lib -Ikernel
+CFLAGS += -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude -Iuserspace/lib -Ikernel -Iuserspace/calvin
 BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -Iinclude -Ikernel \
 	-I/usr/include/$(shell gcc -dumpmachine)
 
 LIB_SRCS := $(wildcard userspace/lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
-CALVIN_SRCS := $(wildcard userspace/calvin/*.c) $(filter-out %.bpf.c,$(wildcard kernel/*.c))
+CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c) $(filter-out %.bpf.c,$(wildcard kernel/*.c))
 CALVIN_OBJS := $(CALVIN_SRCS:%.c=$(B)/%.o)
 VNF_SRCS := $(wildcard userspace/vnf/*.c)
 VNF_OBJS := $(VNF_SRCS:%.c=$(B)/%.o)

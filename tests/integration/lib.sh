@@ -45,9 +45,9 @@ spec_copy() { # FILE NAME
 # Everything a chain can create; empty output means nothing is left.
 leftovers() { # CHAIN
 	local c=$1
-	ip netns list 2>/dev/null | grep -E "^calvin-$c-" | sed 's/^/netns /'
+	ip netns list 2>/dev/null | grep -E "^calvin-$c\\." | sed 's/^/netns /'
 	[ -e "/sys/fs/bpf/calvin/$c" ] && echo "pin dir /sys/fs/bpf/calvin/$c"
-	ls -d /var/run/dpdk/calvin-"$c"-* 2>/dev/null | sed 's/^/dpdk runtime dir /'
+	ls -d /var/run/dpdk/calvin-"$c".* 2>/dev/null | sed 's/^/dpdk runtime dir /'
 	ls -d /run/calvin/"$c".* 2>/dev/null | sed 's/^/state /'
 	pgrep -af "calvin-vnf --chain $c " | sed 's/^/process /'
 	true

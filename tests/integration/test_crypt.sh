@@ -36,7 +36,7 @@ timeout 60 $CALVIN exec $C probe -- sockperf ping-pong -i 10.70.0.2 -p 11111 -t 
 grep -q "Summary: Latency is" "$TMP/sp.log" || fail "sockperf printed no summary"
 
 # Attacks on the encrypted link: from enc's east veth to dec's west.
-dec_mac=$(ip -n calvin-$C-dec -o link show west | grep -o 'link/ether [0-9a-f:]*' | cut -d' ' -f2)
+dec_mac=$(ip -n calvin-$C.dec -o link show west | grep -o 'link/ether [0-9a-f:]*' | cut -d' ' -f2)
 fwd0=$(dec east_tx_packets) # what dec hands on toward the server
 bad0=$(dec crypt_bad_tag)
 spi0=$(dec crypt_bad_spi)

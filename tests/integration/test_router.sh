@@ -26,7 +26,7 @@ ttl1=$(stat_num drop_ttl)
 echo "TTL 1: dropped and counted"
 
 # 10.70.0.3 is routed to drop; the probe node reaches it through the router's MAC.
-mac=$(ip -n calvin-$C-rt -o link show west | grep -o 'link/ether [0-9a-f:]*' | cut -d' ' -f2)
+mac=$(ip -n calvin-$C.rt -o link show west | grep -o 'link/ether [0-9a-f:]*' | cut -d' ' -f2)
 $CALVIN exec $C probe -- ip neigh replace 10.70.0.3 lladdr "$mac" dev east nud permanent
 drop0=$(stat_num drop_no_route)
 route0=$(stat_num drop_route)

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* The node backend interface: what a chain needs from the place its nodes
- * live. The netns backend (netns.c) is the default and the only one so far. */
+/* The node backend interface: everything a chain needs from the place its
+ * nodes live. Every subcommand reaches nodes through it, never around it.
+ * Each backend is a folder of its own: netns/ (namespaces and veths, the
+ * default) and libvirt/ (one VM per VNF). */
 #ifndef CALVIN_BACKEND_H
 #define CALVIN_BACKEND_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "chainspec.h"
+#include "loader.h"
+#include "plan.h"
 #include "state.h"
 #include "topo.h"
 
@@ -15,7 +20,7 @@
 #define IF_WEST "west"
 #define IF_EAST "east"
 
-/* Endpoint addresses inside the chain's own namespaces. */
+/* Endpoint addresses inside the chain's own nodes. */
 #define PROBE_ADDR "10.70.0.1"
 #define SERVER_ADDR "10.70.0.2"
 #define CHAIN_PREFIXLEN "24"
@@ -23,37 +28,86 @@
  * headers and tags (NC adds 18 bytes, AEAD 32) */
 #define INNER_MTU "1600"
 
+/* The probe node's name; the server's comes from the spec. */
+#define PROBE_NODE "probe"
+
 /* One deployment in progress: the spec, its journal, the placement. */
 struct deploy {
 	const struct calvin_chain_spec *spec;
 	struct chain_state *state;
-	int vnf_cpu[CALVIN_MAX_VNFS]; /* -1: not pinned */
+	struct calvin_plan plan;
 	unsigned int nr_nodes;
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 };
 
+/* What `calvin status` shows of a kernel VNF: per-direction counters and,
+ * for an acl, the hits of each rule and of the default action. */
+struct kvnf_counters {
+	struct calvin_vnf_stats dir[CALVIN_NR_DIRS];
+	unsigned int nr_rules;
+	uint64_t rule_hits[CALVIN_ACL_MAX_RULES];
+	uint64_t default_hits;
+};
+
+/* Every operation returns 0 or -errno and prints its own one-line error. */
 struct node_backend {
 	const char *name;
-	int (*node_create)(struct deploy *d, const char *node);
-	int (*link_create)(struct deploy *d, const char *a, const char *b);
+	/* Can this host run the chain at all? Runs before anything is created;
+	 * returns an exit code (CALVIN_EXIT_USAGE for what the user can fix). */
+	int (*check)(const struct calvin_chain_spec *spec);
+
+	/* deployment, in this order; each step journals before it creates */
+	int (*node_create)(struct deploy *d, unsigned int node);
+	int (*link_create)(struct deploy *d, unsigned int west_node, unsigned int east_node);
 	/* addresses, neighbours and offloads of the probe and the server */
 	int (*endpoints_setup)(struct deploy *d);
-	/* the kernel VNFs of node n, in order */
-	int (*kernel_node)(struct deploy *d, unsigned int n);
+	/* the kernel VNFs of one node, in chain order */
+	int (*kernel_node)(struct deploy *d, unsigned int node);
 	int (*server)(struct deploy *d);
-	int (*user_vnf)(struct deploy *d, unsigned int vnf_id);
-	/* undo everything the journal names; harmless to call twice */
+	int (*user_vnf)(struct deploy *d, unsigned int vnf);
+
+	/* a deployed chain */
+	/* Run the calling thread in a node's network (the probe runs in the
+	 * probe node); *saved is for node_leave(). */
+	int (*node_enter)(const struct calvin_chain_spec *s, const char *node, int *saved);
+	/* Replace this process by argv run inside the node; returns only on
+	 * failure, with an exit code. */
+	int (*node_exec)(const struct calvin_chain_spec *s, const char *node, char *const argv[]);
+	int (*kernel_stats)(const struct calvin_chain_spec *s, unsigned int vnf,
+			    struct kvnf_counters *out);
+	/* a user VNF's counters, as the JSON its telemetry answers */
+	int (*user_stats)(const struct calvin_chain_spec *s, unsigned int vnf, char *json,
+			  size_t len);
+	/* new parameters for a running kernel VNF (live update) */
+	int (*kernel_update)(const struct calvin_chain_spec *s, unsigned int vnf);
+
+	/* Undo everything the journal names; harmless to call twice, and
+	 * after a crash at any point of a deployment. */
 	int (*destroy)(struct chain_state *s);
 };
 
 extern const struct node_backend netns_backend;
 
-/* Names derived from the chain and node names. */
-void node_netns(char *out, size_t len, const char *chain, const char *node);
-void vnf_pin_dir(char *out, size_t len, const char *chain, const char *node);
-void vnf_file_prefix(char *out, size_t len, const char *chain, const char *node);
+/* The backend a spec asks for. */
+const struct node_backend *backend_of(const struct calvin_chain_spec *spec);
+/* The backend that made a journal (its first entry names it). */
+const struct node_backend *backend_of_state(const struct chain_state *s);
+/* Leave what node_enter() entered. */
+int node_leave(int saved);
+
+/* Names derived from the chain and node names. Chain and node names hold
+ * only [a-z0-9-], so a '.' between them makes the pair unambiguous: chain
+ * "edge" with node "a-fw" and chain "edge-a" with node "fw" never meet. */
+int node_netns(char *out, size_t len, const char *chain, const char *node);
+int vnf_pin_dir(char *out, size_t len, const char *chain, const char *vnf);
+int chain_pin_dir(char *out, size_t len, const char *chain);
+/* DPDK's --file-prefix of a user VNF (calvin-vnf derives the same). */
+int vnf_file_prefix(char *out, size_t len, const char *chain, const char *vnf);
+
 /* The node on the far end of VNF i's west and east links. */
 const char *west_of(const struct deploy *d, unsigned int i);
 const char *east_of(const struct deploy *d, unsigned int i);
+/* Index of a node by name, or -1. */
+int node_index(const struct calvin_node *nodes, unsigned int nr, const char *name);
 
 #endif /* CALVIN_BACKEND_H */

@@ -12,6 +12,7 @@
 
 int chain_down(const char *chain)
 {
+	const struct node_backend *be;
 	struct chain_state state;
 	int err;
 
@@ -26,7 +27,14 @@ int chain_down(const char *chain)
 		calvin_err("cannot read the state of chain '%s': %s", chain, strerror(-err));
 		return CALVIN_EXIT_FAIL;
 	}
-	err = netns_backend.destroy(&state);
+	be = backend_of_state(&state);
+	if (!be) {
+		calvin_err("chain '%s' was deployed by backend '%s', which this build lacks",
+			   chain, state.e[0].name);
+		state_close(&state, false);
+		return CALVIN_EXIT_FAIL;
+	}
+	err = be->destroy(&state);
 	/* a journal is only dropped once everything it names is gone */
 	state_close(&state, err == 0);
 	rmdir("/sys/fs/bpf/calvin");

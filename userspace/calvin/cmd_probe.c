@@ -114,7 +114,6 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 	struct calvin_probe_opts o = { 0 };
 	struct calvin_probe_result *r;
 	FILE *raw = NULL;
-	char ns[128];
 	int err, saved, rc = 0;
 
 	if (check_probe_size(spec, a->p.size))
@@ -141,12 +140,13 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 		goto close_raw;
 	}
 	pin_to_housekeeping(spec);
-	node_netns(ns, sizeof(ns), spec->name, "probe");
-	err = netns_enter(ns, &saved);
-	if (!err) {
-		err = calvin_probe_run(&o, r);
-		netns_leave(saved);
+	err = backend_of(spec)->node_enter(spec, PROBE_NODE, &saved);
+	if (err) {
+		rc = CALVIN_EXIT_FAIL;
+		goto free_result;
 	}
+	err = calvin_probe_run(&o, r);
+	node_leave(saved);
 	if (err) {
 		calvin_err("probe of chain '%s' failed: %s", spec->name, strerror(-err));
 		rc = CALVIN_EXIT_FAIL;
@@ -158,6 +158,7 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 		if (a->check && calvin_verdict(spec, r))
 			rc = CALVIN_EXIT_OVER_BUDGET;
 	}
+free_result:
 	free(r);
 close_raw:
 	if (raw)

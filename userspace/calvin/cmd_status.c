@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* calvin status [CHAIN]: deployed chains and live per-VNF counters. Kernel
- * VNFs' per-CPU counters are read from their pinned maps and summed; user
- * VNFs answer /calvin/stats on their DPDK telemetry socket. */
+/* calvin status [CHAIN]: deployed chains and live per-VNF counters, as
+ * their backend reads them. */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -9,13 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include "backend.h"
 #include "commands.h"
-#include "loader.h"
 #include "util.h"
 
 static const char *const dir_name[] = { "fwd", "rev" };
@@ -38,36 +33,33 @@ static __u64 kstat(const struct calvin_vnf_stats *s, size_t i)
 }
 
 /* acl: hits per rule, in rule order, and of the default action. */
-static void acl_hits(const char *pin, const struct calvin_vnf_spec *v)
+static void acl_hits(const struct kvnf_counters *c, const struct calvin_vnf_spec *v)
 {
-	uint64_t hits[CALVIN_ACL_MAX_RULES] = { 0 }, def = 0;
 	unsigned int r;
 
-	if (calvin_xdp_acl_read_hits(pin, hits, v->acl.nr_rules, &def))
-		return;
 	if (calvin_json) {
 		printf(",\"rule_hits\":[");
-		for (r = 0; r < v->acl.nr_rules; r++)
-			printf("%s%" PRIu64, r ? "," : "", hits[r]);
-		printf("],\"default_hits\":%" PRIu64, def);
+		for (r = 0; r < c->nr_rules; r++)
+			printf("%s%" PRIu64, r ? "," : "", c->rule_hits[r]);
+		printf("],\"default_hits\":%" PRIu64, c->default_hits);
 		return;
 	}
 	printf("  %-12s         hits:", "");
-	for (r = 0; r < v->acl.nr_rules; r++)
-		printf(" rule %u (line %d) %" PRIu64 ",", r + 1, v->acl.rules[r].pos.line, hits[r]);
+	for (r = 0; r < c->nr_rules; r++)
+		printf(" rule %u (line %d) %" PRIu64 ",", r + 1, v->acl.rules[r].pos.line,
+		       c->rule_hits[r]);
 	printf(" default (%s) %" PRIu64 "\n",
-	       v->acl.default_action == CALVIN_ACL_DENY ? "deny" : "allow", def);
+	       v->acl.default_action == CALVIN_ACL_DENY ? "deny" : "allow", c->default_hits);
 }
 
-static void kernel_stats(const char *chain, const struct calvin_vnf_spec *v, bool first)
+static void kernel_stats(const struct calvin_chain_spec *spec, unsigned int vnf, bool first)
 {
-	struct calvin_vnf_stats s[CALVIN_NR_DIRS];
-	char pin[256];
+	const struct calvin_vnf_spec *v = &spec->vnfs[vnf];
+	struct kvnf_counters c;
 	size_t i;
 	int d, err;
 
-	vnf_pin_dir(pin, sizeof(pin), chain, v->name);
-	err = calvin_xdp_read_stats(pin, s);
+	err = backend_of(spec)->kernel_stats(spec, vnf, &c);
 	if (calvin_json) {
 		printf("%s{\"name\":\"%s\",\"kind\":\"%s\",\"space\":\"kernel\"",
 		       first ? "" : ",", v->name, calvin_vnf_kind_name(v->kind));
@@ -75,11 +67,11 @@ static void kernel_stats(const char *chain, const struct calvin_vnf_spec *v, boo
 			printf(",\"%s\":{", dir_name[d]);
 			for (i = 0; i < sizeof(kstats) / sizeof(kstats[0]); i++)
 				printf("%s\"%s\":%llu", i ? "," : "", kstats[i].name,
-				       (unsigned long long)kstat(&s[d], i));
+				       (unsigned long long)kstat(&c.dir[d], i));
 			printf("}");
 		}
 		if (!err && v->kind == CALVIN_VNF_ACL)
-			acl_hits(pin, v);
+			acl_hits(&c, v);
 		printf("%s}", err ? ",\"error\":\"stats unavailable\"" : "");
 		return;
 	}
@@ -91,39 +83,13 @@ static void kernel_stats(const char *chain, const struct calvin_vnf_spec *v, boo
 		printf("  %-12s kernel  %s ", d ? "" : v->name, dir_name[d]);
 		/* the first four always, the rest when they happened */
 		for (i = 0; i < sizeof(kstats) / sizeof(kstats[0]); i++)
-			if (i < 4 || kstat(&s[d], i))
+			if (i < 4 || kstat(&c.dir[d], i))
 				printf(" %s %llu", kstats[i].name,
-				       (unsigned long long)kstat(&s[d], i));
+				       (unsigned long long)kstat(&c.dir[d], i));
 		printf("\n");
 	}
 	if (v->kind == CALVIN_VNF_ACL)
-		acl_hits(pin, v);
-}
-
-/* Ask a DPDK process's telemetry socket one command; reply in buf. */
-static int dpdk_query(const char *prefix, const char *cmd, char *buf, size_t len)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	ssize_t n;
-	int fd, err = 0;
-
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "/var/run/dpdk/%.60s/dpdk_telemetry.v2", prefix);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    read(fd, buf, len - 1) < 0 /* greeting */ || write(fd, cmd, strlen(cmd)) < 0) {
-		err = -errno;
-		goto out;
-	}
-	n = read(fd, buf, len - 1);
-	if (n <= 0)
-		err = n < 0 ? -errno : -EPROTO;
-	else
-		buf[n] = '\0';
-out:
-	close(fd);
-	return err;
+		acl_hits(&c, v);
 }
 
 /* The VNF answers a flat JSON dict of counters inside {"/calvin/stats": };
@@ -148,13 +114,13 @@ static void print_flat_dict(const char *node, const char *json)
 	printf("\n");
 }
 
-static void user_stats(const char *chain, const char *node, bool first)
+static void user_stats(const struct calvin_chain_spec *spec, unsigned int vnf, bool first)
 {
-	char prefix[128], buf[16384];
+	const char *node = spec->vnfs[vnf].name;
+	char buf[16384];
 	int err;
 
-	vnf_file_prefix(prefix, sizeof(prefix), chain, node);
-	err = dpdk_query(prefix, "/calvin/stats", buf, sizeof(buf));
+	err = backend_of(spec)->user_stats(spec, vnf, buf, sizeof(buf));
 	if (calvin_json) {
 		printf("%s{\"name\":\"%s\",\"space\":\"user\",", first ? "" : ",", node);
 		if (err)
@@ -184,9 +150,9 @@ static int chain_status(const char *chain, bool first)
 		printf("chain %s (%s)\n", chain, spec.path);
 	for (i = 0; i < spec.nr_vnfs; i++) {
 		if (spec.vnfs[i].space == CALVIN_KERNEL)
-			kernel_stats(chain, &spec.vnfs[i], i == 0);
+			kernel_stats(&spec, i, i == 0);
 		else
-			user_stats(chain, spec.vnfs[i].name, i == 0);
+			user_stats(&spec, i, i == 0);
 	}
 	if (calvin_json)
 		printf("]}");

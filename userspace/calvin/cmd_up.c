@@ -64,8 +64,9 @@ static int chain_files(struct deploy *d)
 		err = mkdir_p(path, 0700);
 	if (err)
 		return err;
-	snprintf(path, sizeof(path), "/sys/fs/bpf/calvin/%s", name);
-	err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
+	err = chain_pin_dir(path, sizeof(path), name);
+	if (!err)
+		err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
 	return err ? err : mkdir_p(path, 0700);
 }
 
@@ -75,11 +76,13 @@ static int deploy(struct deploy *d, const struct node_backend *be)
 	unsigned int n = d->nr_nodes, i;
 	int err;
 
-	err = chain_files(d);
+	err = state_add(d->state, ST_BACKEND, be->name, NULL, 0, 0);
+	if (!err)
+		err = chain_files(d);
 	for (i = 0; !err && i < n; i++)
-		err = be->node_create(d, d->nodes[i].name);
+		err = be->node_create(d, i);
 	for (i = 0; !err && i + 1 < n; i++)
-		err = be->link_create(d, d->nodes[i].name, d->nodes[i + 1].name);
+		err = be->link_create(d, i, i + 1);
 	if (!err)
 		err = be->endpoints_setup(d);
 	for (i = 1; !err && i + 1 < n; i++)
@@ -106,8 +109,8 @@ static void print_up(const struct deploy *d)
 	printf("chain %s is up: probe", s->name);
 	for (i = 0; i < s->nr_vnfs; i++) {
 		printf(" -> %s (%s", s->vnfs[i].name, calvin_space_name(s->vnfs[i].space));
-		if (d->vnf_cpu[i] >= 0)
-			printf(", cpu %d", d->vnf_cpu[i]);
+		if (d->plan.vnf_cpu[i] >= 0)
+			printf(", cpu %d", d->plan.vnf_cpu[i]);
 		printf(")");
 	}
 	printf(" -> %s\n", s->server.name);
@@ -160,18 +163,17 @@ static int check_key_files(const struct calvin_chain_spec *spec)
 
 int chain_up(const struct calvin_chain_spec *spec)
 {
-	const struct node_backend *be = &netns_backend;
+	const struct node_backend *be = backend_of(spec);
 	struct chain_state state;
-	struct calvin_plan plan;
 	struct deploy d = { .spec = spec, .state = &state };
 	int rc, err;
 
 	rc = need_root("calvin up");
 	if (rc)
 		return rc;
-	if (spec->backend != CALVIN_BACKEND_NETNS) {
-		calvin_err("%s: backend libvirt is not available yet; use 'backend: netns'",
-			   spec->path);
+	if (!be) {
+		calvin_err("%s: backend %s is not available in this build; use 'backend: netns'",
+			   spec->path, calvin_backend_name(spec->backend));
 		return CALVIN_EXIT_USAGE;
 	}
 	err = ensure_bpffs();
@@ -181,14 +183,15 @@ int chain_up(const struct calvin_chain_spec *spec)
 	}
 	rc = check_probe_size(spec, spec->probe.size);
 	if (!rc)
-		rc = make_plan(spec, &plan);
+		rc = be->check(spec);
+	if (!rc)
+		rc = make_plan(spec, &d.plan);
 	if (!rc)
 		rc = check_shared_nodes(spec);
 	if (!rc)
 		rc = check_key_files(spec);
 	if (rc)
 		return rc;
-	memcpy(d.vnf_cpu, plan.vnf_cpu, sizeof(d.vnf_cpu));
 	d.nr_nodes = calvin_chain_nodes(spec, d.nodes);
 	err = state_create(&state, spec->name);
 	if (err == -EEXIST)

@@ -7,6 +7,7 @@
 
 #include <calvin/telemetry.h>
 
+#include "backend.h"
 #include "commands.h"
 #include "state.h"
 #include "util.h"
@@ -78,6 +79,11 @@ int deployed_spec(const char *chain, struct calvin_chain_spec *spec)
 	}
 	if (calvin_spec_load(path, spec, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
+		return CALVIN_EXIT_FAIL;
+	}
+	if (!backend_of(spec)) {
+		calvin_err("chain '%s' uses backend %s, which this build lacks", chain,
+			   calvin_backend_name(spec->backend));
 		return CALVIN_EXIT_FAIL;
 	}
 	return 0;

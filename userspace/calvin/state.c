@@ -18,6 +18,7 @@ static const char *const kind_word[] = {
 	[ST_XDP] = "xdp",
 	[ST_PROC] = "proc",
 	[ST_PATH] = "path",
+	[ST_BACKEND] = "backend",
 };
 
 void state_file(char *out, size_t len, const char *chain, const char *suffix)
@@ -83,18 +84,21 @@ static int parse_line(struct state_entry *e, char *line)
 	if (sscanf(line, "%15s%n", word, &n) != 1)
 		return -EINVAL;
 	line += n;
-	for (e->kind = 0; e->kind <= ST_PATH; e->kind++)
+	for (e->kind = 0; e->kind < ST_NR_KINDS; e->kind++)
 		if (!strcmp(word, kind_word[e->kind]))
 			break;
 	switch (e->kind) {
 	case ST_NETNS:
 	case ST_PATH:
+	case ST_BACKEND:
 		return sscanf(line, " %255[^\n]", e->name) == 1 ? 0 : -EINVAL;
 	case ST_XDP:
 		return sscanf(line, "%255s %31s", e->name, e->ifname) == 2 ? 0 : -EINVAL;
 	case ST_PROC:
 		return sscanf(line, "%255s %d %llu", e->name, &e->pid, &e->start) == 3 ? 0
 											 : -EINVAL;
+	case ST_NR_KINDS:
+		break;
 	}
 	return -EINVAL;
 }

@@ -7,6 +7,7 @@
  *   xdp NETNS IFNAME              XDP programs attached to IFNAME in NETNS
  *   proc NETNS PID STARTTIME      a process (a user VNF), identified by its start time
  *   path PATH                     a file or directory to remove (pins, DPDK runtime dir)
+ *   backend NAME                  the first entry: which backend made the rest
  *
  * The file is /run/calvin/CHAIN.state; its existence means "deployed". */
 #ifndef CALVIN_STATE_H
@@ -22,6 +23,8 @@ enum state_kind {
 	ST_XDP,
 	ST_PROC,
 	ST_PATH,
+	ST_BACKEND,
+	ST_NR_KINDS,
 };
 
 struct state_entry {

@@ -14,47 +14,15 @@
 
 #include "backend.h"
 #include "commands.h"
-#include "impair.h"
-#include "loader.h"
-#include "ratelimit.h"
+#include "kvnf.h"
 #include "util.h"
-
-typedef int (*kvnf_update_fn)(const char *pin_dir, const struct calvin_vnf_spec *v);
-
-static int update_acl(const char *pin, const struct calvin_vnf_spec *v)
-{
-	return calvin_xdp_acl_update(pin, &v->acl);
-}
-
-static int update_router(const char *pin, const struct calvin_vnf_spec *v)
-{
-	return calvin_xdp_router_update(pin, &v->router);
-}
-
-static int update_ratelimit(const char *pin, const struct calvin_vnf_spec *v)
-{
-	return calvin_xdp_ratelimit_update(pin, &v->ratelimit);
-}
-
-static int update_impair(const char *pin, const struct calvin_vnf_spec *v)
-{
-	return calvin_xdp_impair_update(pin, &v->impair);
-}
 
 /* The bytes of a VNF spec's parameter union. */
 #define PARAMS_LEN (offsetof(struct calvin_vnf_spec, pos) - offsetof(struct calvin_vnf_spec, acl))
 
-/* Kinds whose parameters can change on a running chain. */
-static const kvnf_update_fn kvnf_update[] = {
-	[CALVIN_VNF_ACL] = update_acl,
-	[CALVIN_VNF_ROUTER] = update_router,
-	[CALVIN_VNF_RATELIMIT] = update_ratelimit,
-	[CALVIN_VNF_IMPAIR] = update_impair,
-};
-
-static bool updatable(enum calvin_vnf_kind k)
+static bool updatable(const struct calvin_vnf_spec *v)
 {
-	return (size_t)k < sizeof(kvnf_update) / sizeof(kvnf_update[0]) && kvnf_update[k];
+	return v->space == CALVIN_KERNEL && calvin_kvnf_updatable(v->kind);
 }
 
 /* The same VNFs, nodes, kinds and ports: the deployment itself stands.
@@ -79,7 +47,7 @@ static bool same_layout(const struct calvin_chain_spec *a, const struct calvin_c
 			snprintf(why, len, "VNF %s", y->name);
 			return false;
 		}
-		if (!updatable(x->kind) && memcmp(&x->acl, &y->acl, PARAMS_LEN)) {
+		if (!updatable(x) && memcmp(&x->acl, &y->acl, PARAMS_LEN)) {
 			snprintf(why, len, "the parameters of %s, which cannot change live", y->name);
 			return false;
 		}
@@ -90,7 +58,7 @@ static bool same_layout(const struct calvin_chain_spec *a, const struct calvin_c
 static bool changed(const struct calvin_chain_spec *old, const struct calvin_chain_spec *new,
 		    unsigned int i)
 {
-	return updatable(new->vnfs[i].kind) &&
+	return updatable(&new->vnfs[i]) &&
 	       memcmp(&old->vnfs[i].acl, &new->vnfs[i].acl, PARAMS_LEN);
 }
 
@@ -98,7 +66,6 @@ static bool changed(const struct calvin_chain_spec *old, const struct calvin_cha
 static int apply(const struct calvin_chain_spec *old, const struct calvin_chain_spec *new)
 {
 	const struct calvin_vnf_spec *v;
-	char pin[PATH_MAX];
 	unsigned int i;
 	int err, n = 0;
 
@@ -106,8 +73,7 @@ static int apply(const struct calvin_chain_spec *old, const struct calvin_chain_
 		v = &new->vnfs[i];
 		if (!changed(old, new, i))
 			continue;
-		vnf_pin_dir(pin, sizeof(pin), new->name, v->name);
-		err = kvnf_update[v->kind](pin, v);
+		err = backend_of(new)->kernel_update(new, i);
 		if (err) {
 			calvin_err("%s: Failed to update %s: %s", v->name,
 				   calvin_vnf_kind_name(v->kind), strerror(-err));

@@ -100,7 +100,8 @@ static int eal_init(const struct vnf_config *cfg, const char *argv0)
 	else
 		snprintf(lcore, sizeof(lcore), "%u", cfg->lcore);
 	snprintf(mem, sizeof(mem), "%u", cfg->mem_mb);
-	snprintf(prefix, sizeof(prefix), "calvin-%s-%s", cfg->chain, cfg->name);
+	/* as the controller derives it (userspace/calvin/backend.c) */
+	snprintf(prefix, sizeof(prefix), "calvin-%s.%s", cfg->chain, cfg->name);
 	args[n++] = (char *)argv0;
 	args[n++] = cfg->unpinned ? "--lcores" : "-l";
 	args[n++] = lcore;

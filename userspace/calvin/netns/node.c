@@ -15,37 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend.h"
 #include "loader.h"
 #include "netns.h"
 #include "util.h"
-
-#define VNF_READY_TIMEOUT_MS 30000
-
-void node_netns(char *out, size_t len, const char *chain, const char *node)
-{
-	snprintf(out, len, "calvin-%s-%s", chain, node);
-}
-
-void vnf_pin_dir(char *out, size_t len, const char *chain, const char *node)
-{
-	snprintf(out, len, "/sys/fs/bpf/calvin/%s/%s", chain, node);
-}
-
-void vnf_file_prefix(char *out, size_t len, const char *chain, const char *node)
-{
-	snprintf(out, len, "calvin-%s-%s", chain, node);
-}
-
-const char *west_of(const struct deploy *d, unsigned int i)
-{
-	return d->nodes[calvin_node_of(d->nodes, d->nr_nodes, i) - 1].name;
-}
-
-const char *east_of(const struct deploy *d, unsigned int i)
-{
-	return d->nodes[calvin_node_of(d->nodes, d->nr_nodes, i) + 1].name;
-}
 
 /* Write a sysctl of the current network namespace. */
 static int write_sysctl(const char *path, const char *val)
@@ -60,12 +32,21 @@ static int write_sysctl(const char *path, const char *val)
 	return err;
 }
 
-static int netns_node_create(struct deploy *d, const char *node)
+static int netns_node_create(struct deploy *d, unsigned int n)
 {
 	char ns[128];
 	int err, saved;
 
-	node_netns(ns, sizeof(ns), d->spec->name, node);
+	err = node_netns(ns, sizeof(ns), d->spec->name, d->nodes[n].name);
+	if (err)
+		return err;
+	/* never journal what is not ours: down would delete it */
+	if (netns_exists(ns)) {
+		calvin_err("network namespace %s exists already and is not chain %s's; remove "
+			   "it ('ip netns delete %s') or rename the chain",
+			   ns, d->spec->name, ns);
+		return -EEXIST;
+	}
 	err = state_add(d->state, ST_NETNS, ns, NULL, 0, 0);
 	if (err)
 		return err;
@@ -85,13 +66,13 @@ static int netns_node_create(struct deploy *d, const char *node)
  * deleting either namespace deletes the pair: nothing to journal. Links
  * between two VNFs carry what encoders and encryptors add to a packet
  * (headers, tags), so they get room beyond the endpoints' 1500 bytes. */
-static int netns_link_create(struct deploy *d, const char *a, const char *b)
+static int netns_link_create(struct deploy *d, unsigned int a, unsigned int b)
 {
-	bool inner = strcmp(a, "probe") && strcmp(b, d->spec->server.name);
+	bool inner = a > 0 && b + 1 < d->nr_nodes;
 	char nsa[128], nsb[128];
 
-	node_netns(nsa, sizeof(nsa), d->spec->name, a);
-	node_netns(nsb, sizeof(nsb), d->spec->name, b);
+	node_netns(nsa, sizeof(nsa), d->spec->name, d->nodes[a].name);
+	node_netns(nsb, sizeof(nsb), d->spec->name, d->nodes[b].name);
 	if (RUN("ip", "link", "add", IF_EAST, "mtu", inner ? INNER_MTU : "1500", "netns", nsa,
 		"type", "veth", "peer", "name", IF_WEST, "mtu", inner ? INNER_MTU : "1500", "netns",
 		nsb))
@@ -153,7 +134,7 @@ static int netns_endpoints_setup(struct deploy *d)
 	const char *first = d->nodes[1].name, *last = d->nodes[d->nr_nodes - 2].name;
 	int err;
 
-	err = endpoint_setup(d, "probe", IF_EAST, PROBE_ADDR, SERVER_ADDR, first, IF_WEST);
+	err = endpoint_setup(d, PROBE_NODE, IF_EAST, PROBE_ADDR, SERVER_ADDR, first, IF_WEST);
 	if (err)
 		return err;
 	return endpoint_setup(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, last, IF_EAST);
@@ -182,7 +163,7 @@ static int netns_server(struct deploy *d)
 	vnf_pin_dir(pin, sizeof(pin), s->name, s->server.name);
 	err = xdp_intent(d, s->server.name, IF_WEST);
 	if (!err)
-		err = xdp_intent(d, "probe", IF_EAST);
+		err = xdp_intent(d, PROBE_NODE, IF_EAST);
 	if (err)
 		return err;
 	node_netns(ns, sizeof(ns), s->name, s->server.name);
@@ -200,7 +181,7 @@ static int netns_server(struct deploy *d)
 		calvin_err("%s: Failed to attach XDP reflector: %s", s->server.name, strerror(-err));
 		return err;
 	}
-	node_netns(ns, sizeof(ns), s->name, "probe");
+	node_netns(ns, sizeof(ns), s->name, PROBE_NODE);
 	err = netns_enter(ns, &saved);
 	if (err)
 		return err;
@@ -211,13 +192,24 @@ static int netns_server(struct deploy *d)
 	return err;
 }
 
+static int netns_check(const struct calvin_chain_spec *spec)
+{
+	return 0;
+}
+
 const struct node_backend netns_backend = {
 	.name = "netns",
+	.check = netns_check,
 	.node_create = netns_node_create,
 	.link_create = netns_link_create,
 	.endpoints_setup = netns_endpoints_setup,
 	.kernel_node = netns_kernel_node,
 	.server = netns_server,
 	.user_vnf = netns_user_vnf,
+	.node_enter = netns_node_enter,
+	.node_exec = netns_node_exec,
+	.kernel_stats = netns_kernel_stats,
+	.user_stats = netns_user_stats,
+	.kernel_update = netns_kernel_update,
 	.destroy = netns_destroy,
 };

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Kernel VNFs in the netns backend: the XDP programs of one node, attached
+ * to its west and east veths in chain order; only the last forwards. */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kvnf.h"
+#include "netns.h"
+#include "util.h"
+
+static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_node *node,
+		       const char *obj_dir)
+{
+	const struct calvin_chain_spec *s = d->spec;
+	const struct calvin_vnf_spec *v = &s->vnfs[i];
+	struct calvin_xdp_forward_cfg base = { 0 };
+	char ns[128], pin[PATH_MAX];
+	int err, saved;
+
+	vnf_pin_dir(pin, sizeof(pin), s->name, v->name);
+	node_netns(ns, sizeof(ns), s->name, node->name);
+	err = node_mac_of(s->name, west_of(d, i), IF_EAST, base.west_peer_mac);
+	if (!err)
+		err = node_mac_of(s->name, east_of(d, i), IF_WEST, base.east_peer_mac);
+	if (err)
+		return err;
+	base.obj_dir = obj_dir;
+	base.pin_dir = pin;
+	base.vnf_id = (uint16_t)i;
+	base.probe_port = (uint16_t)s->probe.port;
+	base.node_index = i - node->first_vnf;
+	base.node_count = node->nr_vnfs;
+	err = netns_enter(ns, &saved);
+	if (err)
+		return err;
+	base.west_ifindex = if_index(IF_WEST);
+	base.east_ifindex = if_index(IF_EAST);
+	err = calvin_kvnf_attach(v, &base);
+	netns_leave(saved);
+	if (err == -EOPNOTSUPP)
+		calvin_err("%s: kind %s has no kernel-space implementation", v->name,
+			   calvin_vnf_kind_name(v->kind));
+	else if (err)
+		calvin_err("%s: Failed to attach XDP program %s: %s", v->name,
+			   calvin_vnf_kind_name(v->kind), strerror(-err));
+	return err;
+}
+
+int netns_kernel_node(struct deploy *d, unsigned int n)
+{
+	const struct calvin_node *node = &d->nodes[n];
+	char obj_dir[PATH_MAX];
+	unsigned int j;
+	int err;
+
+	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
+	err = xdp_intent(d, node->name, IF_WEST);
+	if (!err)
+		err = xdp_intent(d, node->name, IF_EAST);
+	for (j = 0; !err && j < node->nr_vnfs; j++)
+		err = kvnf_deploy(d, node->first_vnf + j, node, obj_dir);
+	return err;
+}

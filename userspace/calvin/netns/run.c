@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* A deployed netns chain: entering and running commands in its nodes,
+ * reading its VNFs' counters, updating kernel VNFs in place. Kernel VNFs'
+ * per-CPU counters are read from their pinned maps; user VNFs answer on
+ * their DPDK telemetry socket. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "kvnf.h"
+#include "netns.h"
+#include "util.h"
+
+int netns_node_enter(const struct calvin_chain_spec *s, const char *node, int *saved)
+{
+	char ns[128];
+	int err;
+
+	err = node_netns(ns, sizeof(ns), s->name, node);
+	if (!err)
+		err = netns_enter(ns, saved);
+	if (err)
+		calvin_err("cannot enter node '%s' of chain %s (%s): %s", node, s->name, ns,
+			   strerror(-err));
+	return err;
+}
+
+/* Like `nsenter --net`: only the network namespace changes, so bpffs and
+ * /sys stay the host's. */
+int netns_node_exec(const struct calvin_chain_spec *s, const char *node, char *const argv[])
+{
+	int saved;
+
+	if (netns_node_enter(s, node, &saved))
+		return CALVIN_EXIT_FAIL;
+	close(saved);
+	execvp(argv[0], argv);
+	calvin_err("cannot run '%s' in node '%s': %s", argv[0], node, strerror(errno));
+	return errno == ENOENT ? 127 : 126;
+}
+
+int netns_kernel_stats(const struct calvin_chain_spec *s, unsigned int vnf,
+		       struct kvnf_counters *out)
+{
+	const struct calvin_vnf_spec *v = &s->vnfs[vnf];
+	char pin[PATH_MAX];
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = vnf_pin_dir(pin, sizeof(pin), s->name, v->name);
+	if (!err)
+		err = calvin_xdp_read_stats(pin, out->dir);
+	if (err || v->kind != CALVIN_VNF_ACL)
+		return err;
+	out->nr_rules = v->acl.nr_rules;
+	return calvin_xdp_acl_read_hits(pin, out->rule_hits, out->nr_rules, &out->default_hits);
+}
+
+/* Ask a DPDK process's telemetry socket one command; reply in buf. */
+static int dpdk_query(const char *prefix, const char *cmd, char *buf, size_t len)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	ssize_t n;
+	int fd, err = 0;
+
+	if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path), "/var/run/dpdk/%s/dpdk_telemetry.v2",
+			     prefix) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    read(fd, buf, len - 1) < 0 /* greeting */ || write(fd, cmd, strlen(cmd)) < 0) {
+		err = -errno;
+		goto out;
+	}
+	n = read(fd, buf, len - 1);
+	if (n <= 0)
+		err = n < 0 ? -errno : -EPROTO;
+	else
+		buf[n] = '\0';
+out:
+	close(fd);
+	return err;
+}
+
+int netns_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *json, size_t len)
+{
+	char prefix[128];
+	int err;
+
+	err = vnf_file_prefix(prefix, sizeof(prefix), s->name, s->vnfs[vnf].name);
+	return err ? err : dpdk_query(prefix, "/calvin/stats", json, len);
+}
+
+int netns_kernel_update(const struct calvin_chain_spec *s, unsigned int vnf)
+{
+	char pin[PATH_MAX];
+	int err;
+
+	err = vnf_pin_dir(pin, sizeof(pin), s->name, s->vnfs[vnf].name);
+	return err ? err : calvin_kvnf_update(pin, &s->vnfs[vnf]);
+}
