@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "commands.h"
@@ -37,13 +38,14 @@ int probe_parse_args(int argc, char **argv, struct probe_args *a)
 		{ "count", required_argument, NULL, 'c' }, { "rate", required_argument, NULL, 'r' },
 		{ "ping-pong", no_argument, NULL, 'p' },   { "size", required_argument, NULL, 's' },
 		{ "raw", required_argument, NULL, 'R' },   { "check", no_argument, NULL, 'C' },
+		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc = 0;
 
 	optind = 1;
 	opterr = 0;
-	while (!rc && (c = getopt_long(argc, argv, "+c:r:ps:", opts, NULL)) != -1) {
+	while (!rc && (c = getopt_long(argc, argv, "+c:r:ps:o:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			rc = parse_uint("-c", optarg, 1, 10000000, &a->p.count);
@@ -59,6 +61,9 @@ int probe_parse_args(int argc, char **argv, struct probe_args *a)
 			break;
 		case 'R':
 			a->raw = optarg;
+			break;
+		case 'o':
+			a->outdir = optarg;
 			break;
 		case 'C':
 			a->check = true;
@@ -81,6 +86,7 @@ void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_a
 {
 	out->p = spec->probe;
 	out->raw = a->raw;
+	out->outdir = a->outdir;
 	out->check = a->check;
 	if (a->p.count)
 		out->p.count = a->p.count;
@@ -126,14 +132,22 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 	o.size = a->p.size;
 	o.max_hops = (uint8_t)(2 * spec->nr_vnfs);
 	o.timeout_ns = 1000ULL * 1000 * 1000;
+	/* the report directory is made from the raw records, read back */
 	if (a->raw) {
-		raw = fopen(a->raw, "we");
+		raw = fopen(a->raw, "w+e");
 		if (!raw) {
 			calvin_err("cannot write %s: %s", a->raw, strerror(errno));
 			return CALVIN_EXIT_USAGE;
 		}
-		o.raw = raw;
+	} else if (a->outdir) {
+		raw = tmpfile();
+		if (!raw) {
+			calvin_err("cannot make a temporary file: %s", strerror(errno));
+			return CALVIN_EXIT_FAIL;
+		}
 	}
+	o.raw = raw;
+	o.progress = isatty(STDERR_FILENO);
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		rc = CALVIN_EXIT_FAIL;
@@ -155,6 +169,9 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 			calvin_report_json(stdout, spec, r);
 		else
 			calvin_report_text(stdout, spec, r);
+		fflush(raw ? raw : stdout);
+		if (a->outdir && report_dir_write(a->outdir, spec, r, raw, NULL, NULL))
+			rc = CALVIN_EXIT_FAIL;
 		if (a->check && calvin_verdict(spec, r))
 			rc = CALVIN_EXIT_OVER_BUDGET;
 	}

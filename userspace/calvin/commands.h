@@ -4,6 +4,7 @@
 #define CALVIN_COMMANDS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "chainspec.h"
 #include "plan.h"
@@ -51,6 +52,7 @@ int deployed_spec(const char *chain, struct calvin_chain_spec *spec);
 struct probe_args {
 	struct calvin_probe_spec p;
 	const char *raw; /* per-probe records to this file */
+	const char *outdir; /* the report as files (report.md, samples.csv, pictures) */
 	bool check; /* exit CALVIN_EXIT_OVER_BUDGET when the verdict is not within budget */
 };
 
@@ -66,5 +68,11 @@ void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_a
 		      struct probe_args *out);
 /* Probe a deployed chain and print the report; returns an exit code. */
 int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a);
+/* Write the report of a probe run into dir (outdir.c); raw holds the run's
+ * per-probe records. placement and command may be NULL. */
+struct calvin_probe_result;
+int report_dir_write(const char *dir, const struct calvin_chain_spec *spec,
+		     const struct calvin_probe_result *r, FILE *raw, const char *placement,
+		     const char *command);
 
 #endif /* CALVIN_COMMANDS_H */

@@ -13,7 +13,7 @@ static const struct calvin_cmd cmds[] = {
 	{ "validate", cmd_validate, "CHAIN.yaml", "check a chain spec, create nothing" },
 	{ "plan", cmd_plan, "CHAIN.yaml", "show the CPU placement, deploy nothing" },
 	{ "up", cmd_up, "CHAIN.yaml", "deploy a chain" },
-	{ "probe", cmd_probe, "CHAIN [-c N] [-r RATE] [-p] [-s BYTES] [--raw FILE] [--check]",
+	{ "probe", cmd_probe, "CHAIN [-c N] [-r RATE] [-p] [-s BYTES] [--raw FILE] [-o DIR] [--check]",
 	  "measure RTT and per-hop latency" },
 	{ "status", cmd_status, "[CHAIN]", "deployed chains and their per-VNF counters" },
 	{ "down", cmd_down, "CHAIN | --all", "tear down (harmless to repeat)" },

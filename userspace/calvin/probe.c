@@ -43,7 +43,34 @@ struct probe_run {
 	uint8_t *pkt;
 	uint8_t *buf;
 	bool stop; /* a signal interrupted a wait: the caller wants out */
+	uint64_t t0, next_progress; /* CLOCK_MONOTONIC ns */
+	bool progress_shown;
 };
+
+#define PROGRESS_AFTER_NS 1000000000ULL
+#define PROGRESS_EVERY_NS 250000000ULL
+
+/* One line on the terminal, rewritten in place: how far the run is. Only
+ * for runs longer than a second, so a quick probe prints nothing extra. */
+static void progress(struct probe_run *p, uint64_t now)
+{
+	if (!p->o->progress || now < p->next_progress)
+		return;
+	if (!p->next_progress) {
+		p->next_progress = p->t0 + PROGRESS_AFTER_NS;
+		return;
+	}
+	fprintf(stderr, "\r  probes: %" PRIu64 "/%u sent, %" PRIu64 " back, %.0f s", p->r->sent,
+		p->o->count, p->r->received, (double)(now - p->t0) / 1e9);
+	p->progress_shown = true;
+	p->next_progress = now + PROGRESS_EVERY_NS;
+}
+
+static void progress_end(struct probe_run *p)
+{
+	if (p->progress_shown)
+		fputs("\r\033[K", stderr);
+}
 
 static uint64_t now_ns(clockid_t c)
 {
@@ -306,6 +333,7 @@ static void wait_until(struct probe_run *p, uint64_t deadline, int64_t until)
 		if (until == WAIT_ALL && p->r->received >= p->r->sent)
 			return;
 		now = now_ns(CLOCK_MONOTONIC);
+		progress(p, now);
 		if (now >= deadline)
 			return;
 		left = deadline - now;
@@ -435,11 +463,13 @@ int calvin_probe_run(const struct calvin_probe_opts *o, struct calvin_probe_resu
 	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
 
 	t0 = now_ns(CLOCK_MONOTONIC);
+	p.t0 = t0;
 	if (o->mode == CALVIN_PROBE_PINGPONG)
 		run_pingpong(&p);
 	else
 		run_paced(&p);
 	r->elapsed_ns = now_ns(CLOCK_MONOTONIC) - t0;
+	progress_end(&p);
 
 	if (slack > 0)
 		prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0);

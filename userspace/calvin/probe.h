@@ -8,6 +8,7 @@
 #ifndef CALVIN_PROBE_H
 #define CALVIN_PROBE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <netinet/in.h>
@@ -29,6 +30,8 @@ struct calvin_probe_opts {
 	 *   seq tx_ns rx_ns nhops [vnf_id dir t_in t_out]...
 	 * tx/rx converted to CLOCK_MONOTONIC ns, dir 0 = fwd, 1 = rev */
 	FILE *raw;
+	/* show how far the run is on stderr (a terminal) after its first second */
+	bool progress;
 };
 
 /* Run the probes and fill r (initialised here; see calvin_probe_result_new()).

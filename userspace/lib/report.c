@@ -7,7 +7,7 @@
 
 #include "report.h"
 
-#define LABEL_LEN 96
+#define LABEL_LEN CALVIN_LABEL_LEN
 
 /* Three significant digits in the largest unit that keeps the value >= 1:
  * 812ns, 1.23us, 41.2us, 350us, 1.50ms. */
@@ -44,14 +44,25 @@ static const char *space_name(uint8_t space)
 	return space == CALVIN_SPACE_KERNEL ? "kernel" : space == CALVIN_SPACE_USER ? "user" : "?";
 }
 
+void calvin_report_hop_label(const struct calvin_chain_spec *spec,
+			     const struct calvin_probe_result *r, unsigned int i, char *buf)
+{
+	char name[CALVIN_NAME_MAX + 1];
+
+	snprintf(buf, LABEL_LEN, "%s (%s)", vnf_name(spec, r->pos[i].vnf_id, name),
+		 space_name(r->pos[i].space));
+	snprintf(buf + strlen(buf), LABEL_LEN - strlen(buf), "%*s %s",
+		 (int)(strlen(buf) < 22 ? 22 - strlen(buf) : 0), "",
+		 r->pos[i].dir == CALVIN_DIR_FWD ? "->" : "<-");
+}
+
 static const char *mode_name(enum calvin_probe_mode m)
 {
 	return m == CALVIN_PROBE_PINGPONG ? "ping-pong" : "paced";
 }
 
-/* Link i goes into position i; link nr_pos is the last hop -> probe. */
-static void link_label(const struct calvin_chain_spec *spec, const struct calvin_probe_result *r,
-		       unsigned int i, char *buf)
+void calvin_report_link_label(const struct calvin_chain_spec *spec,
+			      const struct calvin_probe_result *r, unsigned int i, char *buf)
 {
 	char a[CALVIN_NAME_MAX + 1], b[CALVIN_NAME_MAX + 1];
 	const char *from = i == 0 ? "probe" : vnf_name(spec, r->pos[i - 1].vnf_id, a);
@@ -187,7 +198,7 @@ static void text_rtt(FILE *f, const struct calvin_probe_result *r)
 static void text_hops(FILE *f, const struct calvin_chain_spec *spec,
 		      const struct calvin_probe_result *r)
 {
-	char name[CALVIN_NAME_MAX + 1], label[LABEL_LEN];
+	char label[LABEL_LEN];
 	unsigned int i;
 
 	if (!r->path_known && r->overflow) {
@@ -203,14 +214,13 @@ static void text_hops(FILE *f, const struct calvin_chain_spec *spec,
 	}
 	fprintf(f, "%-28s %9s %9s %9s %9s\n", "hop residence", "p50", "p90", "p99", "max");
 	for (i = 0; i < r->nr_pos; i++) {
-		snprintf(label, sizeof(label), "%s (%s)", vnf_name(spec, r->pos[i].vnf_id, name),
-			 space_name(r->pos[i].space));
-		fprintf(f, "  %-22s %s", label, r->pos[i].dir == CALVIN_DIR_FWD ? "->" : "<-");
+		calvin_report_hop_label(spec, r, i, label);
+		fprintf(f, "  %-25s", label);
 		text_cols(f, &r->pos[i].residence, NULL);
 	}
 	fprintf(f, "%-28s %9s %9s %9s %9s\n", "link", "p50", "p90", "p99", "max");
 	for (i = 0; i <= r->nr_pos; i++) {
-		link_label(spec, r, i, label);
+		calvin_report_link_label(spec, r, i, label);
 		fprintf(f, "  %-26s", label);
 		text_cols(f, link_hist(r, i), calvin_link_invalid(r, i));
 	}
@@ -336,7 +346,7 @@ static void json_hops(FILE *f, const struct calvin_chain_spec *spec,
 	fprintf(f, "%s],\n  \"links\": [", r->nr_pos ? "\n  " : "");
 	for (i = 0; r->nr_pos && i <= r->nr_pos; i++) {
 		why = calvin_link_invalid(r, i);
-		link_label(spec, r, i, label);
+		calvin_report_link_label(spec, r, i, label);
 		fprintf(f, "%s\n    {\"label\": ", i ? "," : "");
 		json_str(f, label);
 		fprintf(f, ", \"via_server\": %s, \"valid\": %s, ",

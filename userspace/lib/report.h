@@ -24,6 +24,13 @@ int calvin_verdict(const struct calvin_chain_spec *spec, const struct calvin_pro
 /* Building blocks, exposed for tests. */
 #define CALVIN_DUR_LEN 24
 #define CALVIN_VERDICT_LEN 160
+#define CALVIN_LABEL_LEN 96
+/* "fwd-k (kernel)         ->": position i of the path, padded to line up */
+void calvin_report_hop_label(const struct calvin_chain_spec *spec,
+			     const struct calvin_probe_result *r, unsigned int i, char *buf);
+/* "fwd-u -> server -> fwd-u": link i, into position i (nr_pos: to the probe) */
+void calvin_report_link_label(const struct calvin_chain_spec *spec,
+			      const struct calvin_probe_result *r, unsigned int i, char *buf);
 /* ns as "12.3us"-style text in buf (CALVIN_DUR_LEN bytes); returns buf. */
 const char *calvin_fmt_ns(char *buf, uint64_t ns);
 /* NULL when link i (0: probe to first hop, nr_pos: last hop to probe) can be
