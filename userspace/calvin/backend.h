@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "chainspec.h"
+#include "plan.h"
 #include "state.h"
 #include "topo.h"
 
@@ -27,7 +28,7 @@
 struct deploy {
 	const struct calvin_chain_spec *spec;
 	struct chain_state *state;
-	int vnf_cpu[CALVIN_MAX_VNFS]; /* -1: not pinned */
+	const struct calvin_plan *plan;
 	unsigned int nr_nodes;
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 };
