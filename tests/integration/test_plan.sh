@@ -2,7 +2,7 @@
 # `calvin plan` on a fake host (CALVIN_HOST_ROOT, no root needed): text,
 # JSON, the one-line error, other chains' plan records. Then, as root, the
 # plan record of a deployed chain: written by up, seen by the next plan,
-# removed by down.
+# removed by down; and the plan's wait mode on calvin-vnf's command line.
 . "$(dirname "$0")/lib.sh"
 trap 'cleanup_chain t-plan; rm -rf "$TMP"' EXIT
 
@@ -60,6 +60,9 @@ cat "/run/calvin/$C.plan"
 grep -q '^housekeeping [0-9]' "/run/calvin/$C.plan" || fail "no housekeeping line in the record"
 held=$(sed -n 's/^vnf fwd-u \([0-9]*\) .*/\1/p' "/run/calvin/$C.plan")
 [ -n "$held" ] || fail "no line for fwd-u in the record"
+# the VNF owns its core: it busy-polls
+pgrep -af "calvin-vnf --chain $C " | grep -q -- "--lcore $held --wait busy " ||
+	fail "fwd-u was not started with --lcore $held --wait busy: $(pgrep -af "calvin-vnf --chain $C ")"
 # the next chain's plan sees the core and does not own it
 $CALVIN -j plan "$(spec_copy chains/tactile-fwd.yaml t-plan2)" >"$TMP/out" || fail "second plan failed"
 expect "{\"chain\":\"$C\",\"vnf\":\"fwd-u\",\"cpu\":$held,"
