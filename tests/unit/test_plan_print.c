@@ -137,6 +137,12 @@ static void test_record_roundtrip(void **unused)
 	assert_non_null(fgets(line, sizeof(line), f));
 	assert_non_null(fgets(line, sizeof(line), f));
 	assert_string_equal(line, "policy isolated\n");
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "housekeeping 0-1,3-4\n");
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "isolate\n");
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "vnf v0 2 owns isolated\n");
 	fclose(f);
 	assert_int_equal(fake_read(&h, &t), 0);
 	assert_int_equal(t.nr_holds, 3);

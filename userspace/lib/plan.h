@@ -140,7 +140,7 @@ const char *calvin_hold_kind_name(enum calvin_hold_kind k);
  * cores and its probe finds its housekeeping cores. Text, one item a line:
  *
  *   housekeeping CPULIST
- *   isolate CPULIST              (cores to isolate at run time; may be empty)
+ *   isolate [CPULIST]            (cores to isolate at run time, if any)
  *   vnf NAME CPU owns|shares|housekeeping [isolated]
  *
  * Lines starting with '#' and unknown words are skipped, so a newer calvin

@@ -71,7 +71,8 @@ void calvin_plan_record_write(FILE *f, const struct calvin_chain_spec *spec,
 	fprintf(f, "policy %s\n", calvin_placement_name(p->policy));
 	fprintf(f, "housekeeping %s\n",
 		calvin_cpulist_format(&p->housekeeping, list, sizeof(list)));
-	fprintf(f, "isolate %s\n", calvin_cpulist_format(&p->isolate, list, sizeof(list)));
+	calvin_cpulist_format(&p->isolate, list, sizeof(list));
+	fprintf(f, "isolate%s%s\n", list[0] ? " " : "", list);
 	for (i = 0; i < p->nr_vnfs && i < spec->nr_vnfs; i++) {
 		v = &p->vnf[i];
 		if (v->cpu < 0)
