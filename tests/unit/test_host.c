@@ -116,6 +116,19 @@ static void test_read_affinity_cgroup_v1(void **unused)
 	fake_rm(&h, "sys/fs/cgroup/cpuset/calvin/cpuset.effective_cpus");
 	assert_int_equal(fake_read(&h, &t), 0);
 	assert_list(&t.cpuset, "4-6");
+	/* the root cgroup, as on this build machine */
+	fake_write(&h, "proc/self/cgroup", "3:cpuset:/\n0::/\n");
+	fake_write(&h, "sys/fs/cgroup/cpuset/cpuset.effective_cpus", "0-7\n");
+	assert_int_equal(fake_read(&h, &t), 0);
+	assert_string_equal(t.cpuset_from, "/sys/fs/cgroup/cpuset/cpuset.effective_cpus");
+	/* a mount of a sub-hierarchy (a container's view) */
+	fake_write(&h, "proc/self/mountinfo",
+		   "34 31 0:31 /ctr /sys/fs/cgroup/cpuset rw - cgroup cgroup rw,cpuset\n");
+	fake_write(&h, "proc/self/cgroup", "3:cpuset:/ctr/app\n");
+	fake_write(&h, "sys/fs/cgroup/cpuset/app/cpuset.effective_cpus", "6\n");
+	assert_int_equal(fake_read(&h, &t), 0);
+	assert_list(&t.cpuset, "6");
+	assert_string_equal(t.cpuset_from, "/sys/fs/cgroup/cpuset/app/cpuset.effective_cpus");
 }
 
 /* cgroup v2: the controller's cpuset.cpus.effective, and isolated

@@ -89,6 +89,10 @@ static void test_text_sharing(void **unused)
 	show(calvin_plan_print_text);
 	assert_has("  v0               user   cpu 0, shares it with housekeeping, not isolated, "
 		   "wait wakeup\n");
+	chain(2, 0x3, CALVIN_PLACE_PINNED);
+	show(calvin_plan_print_text);
+	assert_has("  v1               user   cpu 0, shares it with housekeeping and VNF v0, not "
+		   "isolated, wait wakeup\n");
 	chain(1, 0x1, CALVIN_PLACE_SHARED);
 	show(calvin_plan_print_text);
 	assert_has("  v0               user   not pinned (placement shared), wait wakeup\n");

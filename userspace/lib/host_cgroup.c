@@ -125,7 +125,7 @@ static bool cgroup_dir(const struct cg_mount *m, const char *cg, char *out, size
 		cg += n;
 	if (!strcmp(cg, "/"))
 		cg = "";
-	return snprintf(out, len, "%s%s%s", m->point, *cg == '/' ? "" : "/", cg) < (int)len;
+	return snprintf(out, len, "%s%s%s", m->point, !*cg || *cg == '/' ? "" : "/", cg) < (int)len;
 }
 
 /* The first of files in dir (below root) that holds a CPU list. */

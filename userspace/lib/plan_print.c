@@ -22,11 +22,11 @@ static const char *isolation_text(enum calvin_isolation i)
 	return i == CALVIN_ISOL_RUN_TIME ? "to isolate at run time" : "not isolated";
 }
 
-/* "owns it", "shares it with a, b", "shares housekeeping" */
+/* "owns it", "shares it with VNFs a, b", "shares it with housekeeping" */
 static void print_share(FILE *f, const struct calvin_chain_spec *spec, const struct calvin_plan *p,
 			unsigned int i)
 {
-	const char *sep;
+	const char *sep = "";
 	unsigned int j, n = 0;
 
 	if (p->vnf[i].owns) {
@@ -35,12 +35,11 @@ static void print_share(FILE *f, const struct calvin_chain_spec *spec, const str
 	}
 	for (j = 0; j < p->nr_vnfs; j++)
 		n += j != i && p->vnf[j].cpu == p->vnf[i].cpu;
-	fprintf(f, "shares it with %s",
-		p->vnf[i].granted == CALVIN_GRANT_SHARED ? "housekeeping" : "");
-	sep = p->vnf[i].granted == CALVIN_GRANT_SHARED ? " and VNF" : "VNF";
+	fprintf(f, "shares it with ");
+	if (p->vnf[i].granted == CALVIN_GRANT_SHARED)
+		fprintf(f, n ? "housekeeping and " : "housekeeping");
 	if (n)
-		fprintf(f, "%s%s ", sep, n > 1 ? "s" : "");
-	sep = "";
+		fprintf(f, "VNF%s ", n > 1 ? "s" : "");
 	for (j = 0; j < p->nr_vnfs; j++)
 		if (j != i && p->vnf[j].cpu == p->vnf[i].cpu) {
 			fprintf(f, "%s%s", sep, spec->vnfs[j].name);
