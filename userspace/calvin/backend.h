@@ -35,7 +35,7 @@
 struct deploy {
 	const struct calvin_chain_spec *spec;
 	struct chain_state *state;
-	struct calvin_plan plan;
+	const struct calvin_plan *plan;
 	unsigned int nr_nodes;
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 };

@@ -102,17 +102,18 @@ void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_a
  * where it would wait for the scheduler, not the network. */
 static void pin_to_housekeeping(const struct calvin_chain_spec *spec)
 {
-	struct calvin_plan plan;
+	struct calvin_cpuset hk;
 	cpu_set_t set;
+	int c;
 
-	if (spec->placement == CALVIN_PLACE_SHARED || make_plan(spec, &plan) ||
-	    plan.housekeeping < 0)
+	if (spec->placement == CALVIN_PLACE_SHARED || chain_housekeeping(spec, &hk))
 		return;
 	CPU_ZERO(&set);
-	CPU_SET(plan.housekeeping, &set);
+	for (c = 0; c < CALVIN_MAX_CPUS && c < CPU_SETSIZE; c++)
+		if (calvin_cpu_isset(&hk, c))
+			CPU_SET(c, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
-		calvin_err("cannot pin the probe to CPU %d: %s", plan.housekeeping,
-			   strerror(errno));
+		calvin_err("cannot pin the probe to its housekeeping CPUs: %s", strerror(errno));
 }
 
 int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a)

@@ -45,12 +45,35 @@ close_in:
 	return err;
 }
 
-/* The chain's own files: spec copy, log dir, bpffs pin root. */
+/* The plan record: other chains' plans keep off this chain's cores, and
+ * its probe finds its housekeeping cores there. */
+static int write_plan_record(const char *path, const struct deploy *d)
+{
+	FILE *f = fopen(path, "we");
+
+	if (!f)
+		return -errno;
+	calvin_plan_record_write(f, d->spec, d->plan);
+	if (ferror(f)) {
+		fclose(f);
+		return -EIO;
+	}
+	return fclose(f) ? -errno : 0;
+}
+
+/* The chain's own files: spec copy, plan record, log dir, bpffs pin root. */
 static int chain_files(struct deploy *d)
 {
 	const char *name = d->spec->name;
 	char path[PATH_MAX];
 	int err;
+
+	state_file(path, sizeof(path), name, ".plan");
+	err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
+	if (!err)
+		err = write_plan_record(path, d);
+	if (err)
+		return err;
 
 	state_file(path, sizeof(path), name, ".yaml");
 	err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
@@ -109,8 +132,9 @@ static void print_up(const struct deploy *d)
 	printf("chain %s is up: probe", s->name);
 	for (i = 0; i < s->nr_vnfs; i++) {
 		printf(" -> %s (%s", s->vnfs[i].name, calvin_space_name(s->vnfs[i].space));
-		if (d->plan.vnf_cpu[i] >= 0)
-			printf(", cpu %d", d->plan.vnf_cpu[i]);
+		if (d->plan->vnf[i].cpu >= 0)
+			printf(", cpu %d%s", d->plan->vnf[i].cpu,
+			       d->plan->vnf[i].owns ? "" : " shared");
 		printf(")");
 	}
 	printf(" -> %s\n", s->server.name);
@@ -126,11 +150,11 @@ static int check_shared_nodes(const struct calvin_chain_spec *spec)
 	for (i = 1; i + 1 < n; i++) {
 		if (nodes[i].nr_vnfs < 2 || calvin_xdp_dispatcher_available())
 			continue;
-		calvin_err("%s:%d:%d: node '%s' holds %u kernel VNFs, but this kernel cannot "
-			   "load libxdp's multi-program dispatcher; give each VNF a node of its own",
-			   spec->path, spec->vnfs[nodes[i].first_vnf + 1].pos.line,
-			   spec->vnfs[nodes[i].first_vnf + 1].pos.col, nodes[i].name,
-			   nodes[i].nr_vnfs);
+		calvin_err(
+		    "%s:%d:%d: node '%s' holds %u kernel VNFs, but this kernel cannot "
+		    "load libxdp's multi-program dispatcher; give each VNF a node of its own",
+		    spec->path, spec->vnfs[nodes[i].first_vnf + 1].pos.line,
+		    spec->vnfs[nodes[i].first_vnf + 1].pos.col, nodes[i].name, nodes[i].nr_vnfs);
 		return CALVIN_EXIT_USAGE;
 	}
 	return 0;
@@ -165,7 +189,8 @@ int chain_up(const struct calvin_chain_spec *spec)
 {
 	const struct node_backend *be = backend_of(spec);
 	struct chain_state state;
-	struct deploy d = { .spec = spec, .state = &state };
+	struct calvin_plan plan;
+	struct deploy d = {.spec = spec, .state = &state, .plan = &plan};
 	int rc, err;
 
 	rc = need_root("calvin up");
@@ -178,14 +203,15 @@ int chain_up(const struct calvin_chain_spec *spec)
 	}
 	err = ensure_bpffs();
 	if (err) {
-		calvin_err("cannot mount bpffs on /sys/fs/bpf: %s; XDP maps need it", strerror(-err));
+		calvin_err("cannot mount bpffs on /sys/fs/bpf: %s; XDP maps need it",
+			   strerror(-err));
 		return CALVIN_EXIT_USAGE;
 	}
 	rc = check_probe_size(spec, spec->probe.size);
 	if (!rc)
 		rc = be->check(spec);
 	if (!rc)
-		rc = make_plan(spec, &d.plan);
+		rc = make_plan(spec, &plan, NULL);
 	if (!rc)
 		rc = check_shared_nodes(spec);
 	if (!rc)

@@ -33,8 +33,14 @@ extern bool calvin_json;
 int load_spec(const char *path, struct calvin_chain_spec *spec);
 /* Refuse politely unless root. */
 int need_root(const char *what);
-/* The placement for spec on this host; prints the error line itself. */
-int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan);
+/* The placement for spec on this host (CALVIN_HOST_ROOT: a fake host for
+ * tests), and the host as read when host is not NULL; prints the error
+ * line itself. */
+int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan,
+	      const struct calvin_topology **host);
+/* The housekeeping cores of a deployed chain, from its plan record, less
+ * what chains deployed since hold; prints the error line itself. */
+int chain_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpuset *hk);
 /* Is a probe of size bytes big enough for every hop record of the chain?
  * Prints the error line itself. */
 int check_probe_size(const struct calvin_chain_spec *spec, unsigned int size);

@@ -2,6 +2,7 @@
 /* What several subcommands share: loading specs, root, placement. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "host.h"
 #include "state.h"
 #include "util.h"
 
@@ -31,40 +33,63 @@ int need_root(const char *what)
 	return CALVIN_EXIT_USAGE;
 }
 
-static int read_cpulist(const char *path, bool set[CALVIN_MAX_CPUS])
+/* The host to plan for: "/", or a tree that looks like one (tests). */
+static const char *host_root(void)
 {
-	char buf[4096] = "";
-	FILE *f = fopen(path, "re");
+	const char *r = getenv("CALVIN_HOST_ROOT");
 
-	if (!f)
-		return calvin_cpulist_parse("", set);
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	return calvin_cpulist_parse(buf, set);
+	return r && *r ? r : "/";
 }
 
-int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan)
+static int read_host(const char *chain, struct calvin_topology *t)
+{
+	struct calvin_host_source src = { host_root(), calvin_run_dir(), chain };
+	char err[CALVIN_ERR_MAX];
+
+	if (!calvin_host_read(&src, t, err, sizeof(err)))
+		return 0;
+	calvin_err("%s", err);
+	return CALVIN_EXIT_FAIL;
+}
+
+int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan,
+	      const struct calvin_topology **host)
 {
 	static struct calvin_topology t;
 	char err[CALVIN_ERR_MAX];
-	int c;
+	int rc;
 
-	if (read_cpulist("/sys/devices/system/cpu/online", t.online) ||
-	    read_cpulist("/sys/devices/system/cpu/isolated", t.isolated) ||
-	    read_cpulist("/sys/devices/system/cpu/nohz_full", t.nohz_full)) {
-		calvin_err("cannot read the CPU topology from /sys/devices/system/cpu");
-		return CALVIN_EXIT_FAIL;
-	}
-	t.nr_cpus = 0;
-	for (c = 0; c < CALVIN_MAX_CPUS; c++)
-		if (t.online[c])
-			t.nr_cpus = (unsigned int)c + 1;
-	if (calvin_plan_make(spec, &t, plan, err, sizeof(err))) {
+	rc = read_host(spec->name, &t);
+	if (rc)
+		return rc;
+	if (host)
+		*host = &t;
+	/* the NUMA node of a veth is unknown: no NIC nodes */
+	if (calvin_plan_make(spec, &t, NULL, plan, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", spec->path, err);
 		return CALVIN_EXIT_USAGE;
 	}
 	return 0;
+}
+
+int chain_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpuset *hk)
+{
+	static struct calvin_topology t;
+	struct calvin_plan plan;
+	char path[4096];
+	int rc;
+
+	state_file(path, sizeof(path), spec->name, ".plan");
+	if (calvin_plan_record_housekeeping(path, hk)) {
+		rc = make_plan(spec, &plan, NULL);
+		if (rc)
+			return rc;
+		*hk = plan.housekeeping;
+	}
+	rc = read_host(spec->name, &t);
+	if (!rc)
+		calvin_plan_housekeeping_now(&t, hk);
+	return rc;
 }
 
 int deployed_spec(const char *chain, struct calvin_chain_spec *spec)

@@ -52,7 +52,8 @@ int state_add(struct chain_state *s, enum state_kind kind, const char *name, con
 	      pid_t pid, unsigned long long start);
 /* Close (and unlock) the journal; with remove, delete it: nothing is left. */
 void state_close(struct chain_state *s, bool remove);
-/* Path of a chain's files under the run dir: "CHAIN.state", "CHAIN.yaml", "CHAIN.d". */
+/* Path of a chain's files under the run dir: "CHAIN.state", "CHAIN.yaml",
+ * "CHAIN.plan" (its plan record, see plan.h), "CHAIN.d". */
 void state_file(char *out, size_t len, const char *chain, const char *suffix);
 
 #endif /* CALVIN_STATE_H */

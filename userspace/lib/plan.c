@@ -1,117 +1,365 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Placement of a chain's nodes on CPUs (see plan.h). */
+/* Placement of a chain's VNFs on CPUs (see plan.h).
+ *
+ * One housekeeping core is chosen first, then each user VNF in chain order
+ * gets the best core for the level it asked for; with allow-sharing, a VNF
+ * that cannot have its level goes down one level at a time (enum
+ * calvin_grant). Among cores that qualify, the planner prefers in order:
+ * for an isolated VNF, a core isolated already over one to isolate at run
+ * time (its NIC's NUMA node is a must there), for the others a core on its
+ * NIC's node; a whole core (no busy SMT sibling); a nohz_full core; the
+ * NUMA node of the VNF before it (of housekeeping, for the first); a core
+ * that is not isolated, for a VNF that did not ask for one; the highest
+ * number (away from CPU 0, where the kernel does most of its own work). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
+#include "plan_priv.h"
 
-int calvin_cpulist_parse(const char *s, bool set[CALVIN_MAX_CPUS])
+void calvin_topology_init(struct calvin_topology *t, unsigned int nr_cpus)
 {
-	unsigned long a, b;
-	char *end;
+	unsigned int c;
 
-	memset(set, 0, CALVIN_MAX_CPUS * sizeof(bool));
-	while (*s && *s != '\n') {
-		a = strtoul(s, &end, 10);
-		if (end == s)
-			return -EINVAL;
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtoul(s, &end, 10);
-			if (end == s)
-				return -EINVAL;
-		}
-		if (a > b || b >= CALVIN_MAX_CPUS)
-			return -EINVAL;
-		while (a <= b)
-			set[a++] = true;
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s && *s != '\n')
-			return -EINVAL;
+	memset(t, 0, sizeof(*t));
+	t->nr_cpus = nr_cpus < CALVIN_MAX_CPUS ? nr_cpus : CALVIN_MAX_CPUS;
+	for (c = 0; c < CALVIN_MAX_CPUS; c++) {
+		t->core[c] = (int)c;
+		t->node[c] = -1;
+		if (c < t->nr_cpus)
+			calvin_cpu_set(&t->online, c);
 	}
+	t->affinity = t->online;
+	t->cpuset = t->online;
+}
+
+static unsigned int cpus_where(const struct calvin_topology *t, const int *of, int v,
+			       struct calvin_cpuset *out)
+{
+	int c;
+
+	memset(out, 0, sizeof(*out));
+	for (c = 0; c < (int)t->nr_cpus; c++)
+		if (of[c] == v && calvin_cpu_isset(&t->online, c))
+			calvin_cpu_set(out, (unsigned int)c);
+	return calvin_cpuset_count(out);
+}
+
+unsigned int calvin_topology_core_cpus(const struct calvin_topology *t, int core,
+				       struct calvin_cpuset *out)
+{
+	return cpus_where(t, t->core, core, out);
+}
+
+unsigned int calvin_topology_node_cpus(const struct calvin_topology *t, int node,
+				       struct calvin_cpuset *out)
+{
+	return cpus_where(t, t->node, node, out);
+}
+
+/* The default affinity of every task leaves isolcpus= CPUs out (the kernel
+ * moves init to the housekeeping CPUs), and a cgroup v2 isolated partition
+ * takes its CPUs out of its parent's cpuset: neither keeps a VNF from being
+ * placed there (by affinity, or by joining the partition). */
+void calvin_plan_usable(const struct calvin_topology *t, struct calvin_cpuset *out)
+{
+	struct calvin_cpuset s;
+
+	calvin_cpuset_or(&s, &t->affinity, &t->isolcpus);
+	calvin_cpuset_and(&s, &s, &t->cpuset);
+	calvin_cpuset_or(&s, &s, &t->partitions);
+	calvin_cpuset_and(out, &s, &t->online);
+}
+
+void calvin_plan_housekeeping_now(const struct calvin_topology *t, struct calvin_cpuset *hk)
+{
+	struct calvin_cpuset left = *hk;
+	unsigned int i;
+
+	for (i = 0; i < t->nr_holds; i++)
+		if (t->holds[i].kind != CALVIN_HOLD_HOUSEKEEPING && t->holds[i].cpu >= 0)
+			calvin_cpu_clear(&left, (unsigned int)t->holds[i].cpu);
+	if (!calvin_cpuset_empty(&left))
+		*hk = left;
+}
+
+static void planner_init(struct planner *pl, const struct calvin_chain_spec *spec,
+			 const struct calvin_topology *t, const int *nic_node,
+			 struct calvin_plan *p)
+{
+	const struct calvin_hold *h;
+	unsigned int i;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->spec = spec;
+	pl->t = t;
+	pl->nic_node = nic_node;
+	pl->p = p;
+	calvin_plan_usable(t, &pl->usable);
+	calvin_cpuset_or(&pl->isolated, &t->isolcpus, &t->partitions);
+	/* the admin chose which CPUs to isolate at boot: calvin adds none */
+	pl->run_time_ok = calvin_cpuset_empty(&t->isolcpus);
+	for (i = 0; i < t->nr_holds; i++) {
+		h = &t->holds[i];
+		if (h->cpu < 0 || h->cpu >= CALVIN_MAX_CPUS)
+			continue;
+		calvin_cpu_set(&pl->held, (unsigned int)h->cpu);
+		if (h->kind != CALVIN_HOLD_HOUSEKEEPING)
+			calvin_cpu_set(&pl->held_vnf, (unsigned int)h->cpu);
+		pl->core_busy[t->core[h->cpu]]++;
+		if (h->isolated)
+			pl->core_isolated[t->core[h->cpu]] = true;
+	}
+	pl->hk = -1;
+	pl->last_node = -1;
+}
+
+/* A CPU housekeeping may use: not nohz_full, not isolated, not another
+ * chain's VNF core, no VNF of this chain on it unless it shares
+ * housekeeping, no isolated VNF core beside it. */
+static bool hk_eligible(const struct planner *pl, int c)
+{
+	const struct calvin_topology *t = pl->t;
+
+	return calvin_cpu_isset(&pl->usable, c) && !calvin_cpu_isset(&t->nohz_full, c) &&
+	       !calvin_cpu_isset(&pl->isolated, c) && !calvin_cpu_isset(&pl->held_vnf, c) &&
+	       !calvin_cpu_isset(&pl->placed, c) && !pl->core_isolated[t->core[c]];
+}
+
+/* The core housekeeping keeps whatever happens: the lowest CPU that may
+ * have it, preferring one no other chain's VNF shares. */
+static int pick_housekeeping(const struct planner *pl)
+{
+	int c;
+
+	for (c = 0; c < (int)pl->t->nr_cpus; c++)
+		if (hk_eligible(pl, c) && !calvin_cpu_isset(&pl->held, c))
+			return c;
+	for (c = 0; c < (int)pl->t->nr_cpus; c++)
+		if (hk_eligible(pl, c))
+			return c;
+	return -1;
+}
+
+static int nic_of(const struct planner *pl, unsigned int vnf)
+{
+	return pl->nic_node ? pl->nic_node[vnf] : -1;
+}
+
+/* A core nobody uses, apart from SMT siblings. */
+static bool free_core(const struct planner *pl, int c)
+{
+	return calvin_cpu_isset(&pl->usable, c) && c != pl->hk && !pl->load[c] &&
+	       !calvin_cpu_isset(&pl->held, c);
+}
+
+bool plan_may_isolate(const struct planner *pl, unsigned int vnf, int c, bool numa)
+{
+	int nic = nic_of(pl, vnf);
+
+	return free_core(pl, c) && (calvin_cpu_isset(&pl->isolated, c) || pl->run_time_ok) &&
+	       !pl->core_busy[pl->t->core[c]] && (!numa || nic < 0 || pl->t->node[c] == nic);
+}
+
+bool plan_may_dedicate(const struct planner *pl, int c)
+{
+	return free_core(pl, c) && !pl->core_isolated[pl->t->core[c]];
+}
+
+/* Higher is better; the CPU number breaks ties (higher first). */
+static uint64_t score(const struct planner *pl, unsigned int vnf, int c, enum calvin_grant g)
+{
+	const struct calvin_topology *t = pl->t;
+	int nic = nic_of(pl, vnf), want = nic >= 0 ? nic : pl->last_node;
+	uint64_t s = 0;
+
+	if (g == CALVIN_GRANT_ISOLATED)
+		s |= (uint64_t)calvin_cpu_isset(&pl->isolated, c) << 5; /* isolated already */
+	else
+		s |= (uint64_t)(nic >= 0 && t->node[c] == nic) << 5;
+	s |= (uint64_t)!pl->core_busy[t->core[c]] << 4;
+	s |= (uint64_t)calvin_cpu_isset(&t->nohz_full, c) << 3;
+	s |= (uint64_t)(want >= 0 && t->node[c] == want) << 2;
+	/* a pinned VNF leaves isolated cores to chains that ask for them */
+	if (g != CALVIN_GRANT_ISOLATED)
+		s |= (uint64_t)!calvin_cpu_isset(&pl->isolated, c) << 1;
+	return s << 16 | (uint64_t)c;
+}
+
+/* Sharing: the least loaded core, one that is not isolated first. */
+static uint64_t share_score(const struct planner *pl, int c)
+{
+	return (uint64_t)(0xffff - pl->load[c]) << 20 |
+	       (uint64_t)!calvin_cpu_isset(&pl->isolated, c) << 16 | (uint64_t)c;
+}
+
+static bool qualifies(const struct planner *pl, unsigned int vnf, int c, enum calvin_grant g)
+{
+	switch (g) {
+	case CALVIN_GRANT_ISOLATED:
+		return plan_may_isolate(pl, vnf, c, true);
+	case CALVIN_GRANT_DEDICATED:
+		return plan_may_dedicate(pl, c);
+	case CALVIN_GRANT_SHARED_CORE:
+		return calvin_cpu_isset(&pl->placed, c);
+	case CALVIN_GRANT_SHARED:
+		return hk_eligible(pl, c) || c == pl->hk;
+	default:
+		return false;
+	}
+}
+
+/* The best CPU for VNF vnf at level g, or -1. */
+static int pick(const struct planner *pl, unsigned int vnf, enum calvin_grant g)
+{
+	uint64_t best = 0, s;
+	int c, cpu = -1;
+
+	for (c = 0; c < (int)pl->t->nr_cpus; c++) {
+		if (!qualifies(pl, vnf, c, g))
+			continue;
+		s = g >= CALVIN_GRANT_SHARED_CORE ? share_score(pl, c) : score(pl, vnf, c, g);
+		if (cpu < 0 || s > best) {
+			best = s;
+			cpu = c;
+		}
+	}
+	return cpu;
+}
+
+static void append_why(struct calvin_vnf_place *v, const char *why)
+{
+	size_t n = strlen(v->why);
+
+	snprintf(v->why + n, sizeof(v->why) - n, "%s%s", n ? "; " : "", why);
+}
+
+/* The VNF that owned cpu gives it up to share it with another one. */
+static void unown(struct planner *pl, int cpu)
+{
+	struct calvin_vnf_place *v;
+	unsigned int i;
+
+	for (i = 0; i < pl->p->nr_vnfs; i++) {
+		v = &pl->p->vnf[i];
+		if (v->cpu != cpu || !v->owns)
+			continue;
+		v->owns = false;
+		v->granted = CALVIN_GRANT_SHARED_CORE;
+		append_why(v, "a later VNF shares its core");
+	}
+}
+
+static void assign(struct planner *pl, unsigned int vnf, enum calvin_grant g, int c)
+{
+	struct calvin_vnf_place *v = &pl->p->vnf[vnf];
+	const struct calvin_topology *t = pl->t;
+
+	v->cpu = c;
+	v->granted = g;
+	v->owns = g <= CALVIN_GRANT_DEDICATED;
+	if (calvin_cpu_isset(&pl->isolated, c))
+		v->isolation = CALVIN_ISOL_NOW;
+	else if (g == CALVIN_GRANT_ISOLATED || calvin_cpu_isset(&pl->p->isolate, c))
+		v->isolation = CALVIN_ISOL_RUN_TIME;
+	if (g == CALVIN_GRANT_ISOLATED) {
+		pl->core_isolated[t->core[c]] = true;
+		if (v->isolation == CALVIN_ISOL_RUN_TIME)
+			calvin_cpu_set(&pl->p->isolate, (unsigned int)c);
+	}
+	if (g == CALVIN_GRANT_SHARED_CORE)
+		unown(pl, c);
+	if (g != CALVIN_GRANT_SHARED)
+		calvin_cpu_set(&pl->placed, (unsigned int)c);
+	if (!pl->load[c]++)
+		pl->core_busy[t->core[c]]++;
+	pl->last_node = t->node[c];
+}
+
+/* Place user VNF i: its level, or with allow-sharing the first one below
+ * that the host can give. */
+static int place(struct planner *pl, unsigned int i, char *err, size_t errlen)
+{
+	struct calvin_vnf_place *v = &pl->p->vnf[i];
+	enum calvin_grant g;
+	char why[CALVIN_WHY_MAX];
+	int c = -1;
+
+	for (g = v->asked; g <= CALVIN_GRANT_SHARED; g++) {
+		c = pick(pl, i, g);
+		if (c >= 0)
+			break;
+		if (!pl->spec->allow_sharing) {
+			plan_explain_missing(pl, i, g, err, errlen);
+			return -ENOSPC;
+		}
+		plan_why_not(pl, i, g, why, sizeof(why));
+		append_why(v, why);
+	}
+	assign(pl, i, g, c);
 	return 0;
 }
 
-static unsigned int nr_user_vnfs(const struct calvin_chain_spec *spec)
+static enum calvin_grant asked_of(enum calvin_placement p)
 {
-	unsigned int i, n = 0;
-
-	for (i = 0; i < spec->nr_vnfs; i++)
-		n += spec->vnfs[i].space == CALVIN_USER;
-	return n;
+	if (p == CALVIN_PLACE_ISOLATED)
+		return CALVIN_GRANT_ISOLATED;
+	return p == CALVIN_PLACE_PINNED ? CALVIN_GRANT_DEDICATED : CALVIN_GRANT_SHARED;
 }
 
-/* Candidate CPUs, highest first (away from the housekeeping CPU). */
-static unsigned int candidates(const struct calvin_topology *t, int hk, bool want_isolated,
-			       int out[CALVIN_MAX_CPUS])
+/* Housekeeping: every core it may use once the VNFs are placed. */
+static void finish(struct planner *pl)
 {
-	unsigned int n = 0;
+	struct calvin_plan *p = pl->p;
+	struct calvin_vnf_place *v;
+	unsigned int i;
 	int c;
 
-	for (c = (int)t->nr_cpus - 1; c >= 0; c--)
-		if (t->online[c] && c != hk && (!want_isolated || t->isolated[c]))
-			out[n++] = c;
-	return n;
+	for (c = 0; c < (int)pl->t->nr_cpus; c++)
+		if (c == pl->hk || hk_eligible(pl, c))
+			calvin_cpu_set(&p->housekeeping, (unsigned int)c);
+	for (i = 0; i < p->nr_vnfs; i++) {
+		v = &p->vnf[i];
+		if (v->granted == CALVIN_GRANT_SOFTIRQ)
+			continue;
+		v->wait = v->owns ? CALVIN_PLAN_WAIT_BUSY : CALVIN_PLAN_WAIT_WAKEUP;
+		p->nr_degraded += v->granted > v->asked;
+	}
 }
 
 int calvin_plan_make(const struct calvin_chain_spec *spec, const struct calvin_topology *t,
-		     struct calvin_plan *p, char *err, size_t errlen)
+		     const int *nic_node, struct calvin_plan *p, char *err, size_t errlen)
 {
-	unsigned int need = nr_user_vnfs(spec), have, i, k = 0;
-	int cpus[CALVIN_MAX_CPUS], c, online = 0;
+	struct planner pl;
+	struct calvin_vnf_place *v;
+	unsigned int i;
+	int rc;
 
 	memset(p, 0, sizeof(*p));
 	p->policy = spec->placement;
-	p->housekeeping = -1;
-	for (c = 0; c < (int)t->nr_cpus; c++)
-		if (t->online[c]) {
-			if (p->housekeeping < 0)
-				p->housekeeping = c;
-			online++;
-		}
-	for (i = 0; i < CALVIN_MAX_VNFS; i++)
-		p->vnf_cpu[i] = -1;
-	if (p->housekeeping < 0) {
-		snprintf(err, errlen, "no online CPU found");
+	p->nr_vnfs = spec->nr_vnfs;
+	planner_init(&pl, spec, t, nic_node, p);
+	pl.hk = pick_housekeeping(&pl);
+	if (pl.hk < 0) {
+		plan_explain_no_housekeeping(&pl, err, errlen);
 		return -ENODEV;
 	}
-	if (spec->placement == CALVIN_PLACE_SHARED || need == 0)
-		return 0;
-	/* one CPU only: it has to be shared with housekeeping */
-	have = online > 1 ? candidates(t, p->housekeeping, spec->placement == CALVIN_PLACE_ISOLATED,
-				       cpus)
-			  : 0;
-	if (have < need) {
-		if (!spec->allow_sharing) {
-			snprintf(err, errlen,
-				 "placement %s needs %u %score%s for user VNFs besides housekeeping "
-				 "CPU %d, this host has %u; set 'allow-sharing: true' or "
-				 "'placement: shared'%s",
-				 calvin_placement_name(spec->placement), need,
-				 spec->placement == CALVIN_PLACE_ISOLATED ? "isolated " : "",
-				 need > 1 ? "s" : "", p->housekeeping, have,
-				 spec->placement == CALVIN_PLACE_ISOLATED
-					 ? ", or isolate CPUs (isolcpus= nohz_full= on the kernel "
-					   "command line)"
-					 : "");
-			return -ENOSPC;
-		}
-		/* sharing allowed: dedicated but not isolated cores first */
-		if (spec->placement == CALVIN_PLACE_ISOLATED && online > 1)
-			have = candidates(t, p->housekeeping, false, cpus);
-		if (have == 0) {
-			cpus[0] = p->housekeeping;
-			have = 1;
-		}
-		p->shared = true;
+	pl.core_busy[t->core[pl.hk]]++;
+	pl.last_node = t->node[pl.hk]; /* a chain's first VNF: near its probe */
+	for (i = 0; i < spec->nr_vnfs; i++) {
+		v = &p->vnf[i];
+		v->cpu = -1;
+		v->asked = v->granted = CALVIN_GRANT_SOFTIRQ;
+		if (spec->vnfs[i].space != CALVIN_USER)
+			continue;
+		v->asked = v->granted = asked_of(spec->placement);
+		if (spec->placement == CALVIN_PLACE_SHARED)
+			continue; /* the baseline: nothing pinned */
+		rc = place(&pl, i, err, errlen);
+		if (rc)
+			return rc;
 	}
-	for (i = 0; i < spec->nr_vnfs; i++)
-		if (spec->vnfs[i].space == CALVIN_USER)
-			p->vnf_cpu[i] = cpus[k++ % have];
+	finish(&pl);
 	return 0;
 }

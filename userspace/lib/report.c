@@ -257,7 +257,7 @@ void calvin_report_text(FILE *f, const struct calvin_chain_spec *spec,
 
 /* ---- JSON ---- */
 
-static void json_str(FILE *f, const char *s)
+void calvin_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -292,7 +292,7 @@ static void json_head(FILE *f, const struct calvin_chain_spec *spec,
 		      const struct calvin_probe_result *r)
 {
 	fprintf(f, "{\n  \"chain\": ");
-	json_str(f, spec->name);
+	calvin_json_str(f, spec->name);
 	fprintf(f,
 		",\n  \"probe\": {\"count\": %u, \"mode\": \"%s\", \"rate\": %u, \"size\": %u, "
 		"\"max_hops\": %u, \"session\": %" PRIu32 ", \"elapsed_ns\": %" PRIu64
@@ -300,7 +300,7 @@ static void json_head(FILE *f, const struct calvin_chain_spec *spec,
 		r->count, mode_name(r->mode), r->rate, r->size, r->max_hops, r->session,
 		r->elapsed_ns, r->interrupted ? "true" : "false");
 	fprintf(f, "  \"timestamps\": {\"source\": ");
-	json_str(f, r->ts_source ? r->ts_source : "none");
+	calvin_json_str(f, r->ts_source ? r->ts_source : "none");
 	fprintf(f,
 		", \"tx_fallback\": %" PRIu64 ", \"rx_fallback\": %" PRIu64
 		", \"hop_clock\": \"host CLOCK_MONOTONIC\", \"offset_ns\": %" PRId64
@@ -336,7 +336,7 @@ static void json_hops(FILE *f, const struct calvin_chain_spec *spec,
 
 		fprintf(f, "%s\n    {\"position\": %u, \"vnf_id\": %u, \"name\": ", i ? "," : "", i,
 			p->vnf_id);
-		json_str(f, vnf_name(spec, p->vnf_id, name));
+		calvin_json_str(f, vnf_name(spec, p->vnf_id, name));
 		fprintf(f,
 			", \"space\": \"%s\", \"dir\": \"%s\", \"clock\": %u, \"residence_ns\": ",
 			space_name(p->space), p->dir == CALVIN_DIR_FWD ? "fwd" : "rev", p->clock);
@@ -348,13 +348,13 @@ static void json_hops(FILE *f, const struct calvin_chain_spec *spec,
 		why = calvin_link_invalid(r, i);
 		calvin_report_link_label(spec, r, i, label);
 		fprintf(f, "%s\n    {\"label\": ", i ? "," : "");
-		json_str(f, label);
+		calvin_json_str(f, label);
 		fprintf(f, ", \"via_server\": %s, \"valid\": %s, ",
 			i < r->nr_pos && r->pos[i].via_server ? "true" : "false",
 			why ? "false" : "true");
 		if (why) {
 			fprintf(f, "\"reason\": ");
-			json_str(f, why);
+			calvin_json_str(f, why);
 		} else {
 			fprintf(f, "\"ns\": ");
 			json_hist(f, link_hist(r, i));
@@ -375,6 +375,6 @@ void calvin_report_json(FILE *f, const struct calvin_chain_spec *spec,
 	fprintf(f, "  \"budget_ns\": %" PRIu64 ",\n", spec->budget_ns);
 	fprintf(f, "  \"verdict\": {\"within_budget\": %s, \"p99_rtt_ns\": %" PRIu64 ", \"text\": ",
 		v ? "false" : "true", calvin_hist_percentile(&r->rtt, 99));
-	json_str(f, verdict);
+	calvin_json_str(f, verdict);
 	fprintf(f, "}\n}\n");
 }

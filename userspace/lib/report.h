@@ -21,6 +21,9 @@ void calvin_report_json(FILE *f, const struct calvin_chain_spec *spec,
  * budget: not checked), no loss, and at least one reply; 1 otherwise. */
 int calvin_verdict(const struct calvin_chain_spec *spec, const struct calvin_probe_result *r);
 
+/* s as a JSON string, quotes included. */
+void calvin_json_str(FILE *f, const char *s);
+
 /* Building blocks, exposed for tests. */
 #define CALVIN_DUR_LEN 24
 #define CALVIN_VERDICT_LEN 160

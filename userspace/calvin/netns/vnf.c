@@ -101,10 +101,11 @@ static int vnf_args_fill(struct deploy *d, unsigned int i, struct vnf_args *a)
 	argf(a, "--chain", "%s", s->name);
 	argf(a, "--name", "%s", v->name);
 	argf(a, "--vnf-id", "%u", i);
-	if (d->plan.vnf_cpu[i] < 0)
+	if (d->plan->vnf[i].cpu < 0)
 		argf(a, "--lcore", "any");
 	else
-		argf(a, "--lcore", "%d", d->plan.vnf_cpu[i]);
+		argf(a, "--lcore", "%d", d->plan->vnf[i].cpu);
+	argf(a, "--wait", "%s", calvin_plan_wait_name(d->plan->vnf[i].wait));
 	argf(a, "--burst", "%u", v->burst);
 	argf(a, "--pmd", "%s", v->pmd == CALVIN_PMD_AF_PACKET ? "af_packet" : "af_xdp");
 	argf(a, "--west", "%s", IF_WEST);
