@@ -13,18 +13,14 @@ static void print_cpu(int cpu, bool json)
 		printf(json ? "%d" : "cpu %d", cpu);
 }
 
-int cmd_plan(int argc, char **argv)
+int cmd_plan(const struct cmd_args *a)
 {
 	struct calvin_chain_spec spec;
 	struct calvin_plan plan;
 	unsigned int i;
 	int rc;
 
-	if (argc != 2) {
-		calvin_err("usage: calvin plan CHAIN.yaml");
-		return CALVIN_EXIT_USAGE;
-	}
-	rc = load_spec(argv[1], &spec);
+	rc = load_spec(a->arg[0], &spec);
 	if (!rc)
 		rc = make_plan(&spec, &plan);
 	if (rc)
