@@ -5,6 +5,8 @@
 #   make run      deploy the reference chain, probe it, print the report, tear down
 #   make test     unit, bpf, fuzz (short) and integration tests
 #   make fuzz     long fuzzing runs
+#   make install  calvin, calvin-vnf, the XDP objects and the man page under
+#                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
 
 CHAIN ?= chains/tactile-fwd.yaml
 B := build
@@ -47,7 +49,7 @@ DEPS_STAMP := $(B)/.deps-installed
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
 .PHONY: all deps run test test-unit test-bpf test-fuzz test-integration fuzz clean format \
-	bench bench-kernel bench-user
+	bench bench-kernel bench-user install
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
 
@@ -137,6 +139,17 @@ FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=
 $(B)/tests/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $^ $(LIB_LDLIBS)
+
+# calvin finds calvin-vnf and the XDP objects in ../lib/calvin from its own
+# directory (calvin_lib_dir() in userspace/calvin/util.c).
+PREFIX ?= /usr/local
+install: $(B)/calvin $(B)/calvin-vnf $(BPF_OBJS)
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/calvin/kernel \
+		$(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 0755 $(B)/calvin $(DESTDIR)$(PREFIX)/sbin/calvin
+	install -m 0755 $(B)/calvin-vnf $(DESTDIR)$(PREFIX)/lib/calvin/calvin-vnf
+	install -m 0644 $(BPF_OBJS) $(DESTDIR)$(PREFIX)/lib/calvin/kernel/
+	install -m 0644 doc/calvin.8 $(DESTDIR)$(PREFIX)/share/man/man8/calvin.8
 
 clean:
 	rm -rf $(B)

@@ -48,7 +48,7 @@ leftovers() { # CHAIN
 	ip netns list 2>/dev/null | grep -E "^calvin-$c\\." | sed 's/^/netns /'
 	[ -e "/sys/fs/bpf/calvin/$c" ] && echo "pin dir /sys/fs/bpf/calvin/$c"
 	ls -d /var/run/dpdk/calvin-"$c".* 2>/dev/null | sed 's/^/dpdk runtime dir /'
-	ls -d /run/calvin/"$c".* 2>/dev/null | sed 's/^/state /'
+	ls -d "${CALVIN_RUN_DIR:-/run/calvin}/$c".* 2>/dev/null | sed 's/^/state /'
 	pgrep -af "calvin-vnf --chain $c " | sed 's/^/process /'
 	true
 }
@@ -57,6 +57,18 @@ assert_clean() { # CHAIN
 	local left
 	left=$(leftovers "$1")
 	[ -z "$left" ] || fail "left behind after down: $left"
+}
+
+# Bad input: exit status 2 and exactly one line on stderr, matching.
+expect_bad() { # WANT-REGEX CMD...
+	local want=$1 rc
+	shift
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "'$*' exited $rc, want 2 (stderr: $(cat "$TMP/err"))"
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "'$*' printed $(wc -l <"$TMP/err") lines: $(cat "$TMP/err")"
+	grep -Eq "$want" "$TMP/err" || fail "'$*' said '$(cat "$TMP/err")', want /$want/"
+	echo "ok: $(cat "$TMP/err")"
 }
 
 cleanup_chain() { # CHAIN: for traps; never fails

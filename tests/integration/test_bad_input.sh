@@ -6,17 +6,6 @@ require_root
 trap 'cleanup_chain t-bad; rm -rf "$TMP"' EXIT
 ns_before=$(ip netns list | wc -l)
 
-expect_bad() { # WANT-REGEX CMD...: exit 2, exactly one line on stderr matching
-	local want=$1 rc
-	shift
-	"$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	[ $rc -eq 2 ] || fail "'$*' exited $rc, want 2 (stderr: $(cat "$TMP/err"))"
-	[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "'$*' printed $(wc -l <"$TMP/err") lines: $(cat "$TMP/err")"
-	grep -Eq "$want" "$TMP/err" || fail "'$*' said '$(cat "$TMP/err")', want /$want/"
-	echo "ok: $(cat "$TMP/err")"
-}
-
 bad() { # NAME: write a spec from stdin
 	cat >"$TMP/$1.yaml"
 	echo "$TMP/$1.yaml"

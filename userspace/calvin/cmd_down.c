@@ -16,6 +16,8 @@ int chain_down(const char *chain)
 	struct chain_state state;
 	int err;
 
+	if (check_name("chain", chain))
+		return CALVIN_EXIT_USAGE;
 	err = state_open(&state, chain);
 	if (err == -ENOENT)
 		return 0; /* not deployed, or already down */
@@ -56,6 +58,8 @@ static int down_all(void)
 		if (n <= 6 || strcmp(de->d_name + n - 6, ".state"))
 			continue;
 		de->d_name[n - 6] = '\0';
+		if (!calvin_name_valid(de->d_name))
+			continue; /* not a journal calvin wrote */
 		r = chain_down(de->d_name);
 		if (r)
 			rc = r;
@@ -64,23 +68,31 @@ static int down_all(void)
 	return rc;
 }
 
-int cmd_down(int argc, char **argv)
+const struct option down_options[] = {
+	{ "all", no_argument, NULL, 'A' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int down_option(struct cmd_args *a, int c, const char *arg)
+{
+	a->all = true;
+	return 0;
+}
+
+int cmd_down(const struct cmd_args *a)
 {
 	int rc;
 
-	if (argc != 2 || argv[1][0] == '\0') {
+	if (a->all == (a->nr == 1)) {
 		calvin_err("usage: calvin down CHAIN | --all");
 		return CALVIN_EXIT_USAGE;
 	}
-	rc = need_root("calvin down");
+	rc = a->all ? 0 : check_name("chain", a->arg[0]);
+	if (!rc)
+		rc = need_root("calvin down");
+	if (!rc)
+		rc = state_dir_check(false);
 	if (rc)
 		return rc;
-	if (!strcmp(argv[1], "--all"))
-		return down_all();
-	if (strchr(argv[1], '/')) {
-		calvin_err("'%s' is not a chain name; give the name from the spec's 'name:' key",
-			   argv[1]);
-		return CALVIN_EXIT_USAGE;
-	}
-	return chain_down(argv[1]);
+	return a->all ? down_all() : chain_down(a->arg[0]);
 }

@@ -18,24 +18,27 @@ static bool is_node(const struct calvin_chain_spec *spec, const char *node)
 	return node_index(nodes, n, node) >= 0;
 }
 
-int cmd_exec(int argc, char **argv)
+int cmd_exec(const struct cmd_args *a)
 {
+	const char *chain = a->arg[0], *node = a->arg[1];
 	struct calvin_chain_spec spec;
 	int rc;
 
-	if (argc < 5 || strcmp(argv[3], "--")) {
-		calvin_err("usage: calvin exec CHAIN NODE -- CMD [ARG...]");
-		return CALVIN_EXIT_USAGE;
-	}
-	rc = need_root("calvin exec");
+	rc = check_name("chain", chain);
 	if (!rc)
-		rc = deployed_spec(argv[1], &spec);
+		rc = check_name("node", node);
+	if (!rc)
+		rc = need_root("calvin exec");
+	if (!rc)
+		rc = deployed_spec(chain, &spec);
 	if (rc)
 		return rc;
-	if (!is_node(&spec, argv[2])) {
+	if (!is_node(&spec, node)) {
 		calvin_err("chain '%s' has no node '%s'; its nodes are probe, its VNFs and %s",
-			   argv[1], argv[2], spec.server.name);
+			   chain, node, spec.server.name);
 		return CALVIN_EXIT_USAGE;
 	}
-	return backend_of(&spec)->node_exec(&spec, argv[2], argv + 4);
+	/* the command's output is its own: what calvin printed goes first */
+	fflush(stdout);
+	return backend_of(&spec)->node_exec(&spec, node, a->tail);
 }

@@ -7,19 +7,15 @@
 #include "commands.h"
 #include "util.h"
 
-int cmd_keygen(int argc, char **argv)
+int cmd_keygen(const struct cmd_args *a)
 {
 	char err[CALVIN_ERR_MAX];
 
-	if (argc != 2) {
-		calvin_err("usage: calvin keygen FILE");
-		return CALVIN_EXIT_USAGE;
-	}
-	if (calvin_keyfile_generate(argv[1], err, sizeof(err))) {
+	if (calvin_keyfile_generate(a->arg[0], err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return CALVIN_EXIT_USAGE;
 	}
 	if (!calvin_json)
-		printf("%s: new key (AES-256/ChaCha20 key and salt), mode 0600\n", argv[1]);
+		printf("%s: new key (AES-256/ChaCha20 key and salt), mode 0600\n", a->arg[0]);
 	return 0;
 }

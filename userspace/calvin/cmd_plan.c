@@ -6,18 +6,14 @@
 #include "commands.h"
 #include "util.h"
 
-int cmd_plan(int argc, char **argv)
+int cmd_plan(const struct cmd_args *a)
 {
 	const struct calvin_topology *host;
 	struct calvin_chain_spec spec;
 	struct calvin_plan plan;
 	int rc;
 
-	if (argc != 2) {
-		calvin_err("usage: calvin plan CHAIN.yaml");
-		return CALVIN_EXIT_USAGE;
-	}
-	rc = load_spec(argv[1], &spec);
+	rc = load_spec(a->arg[0], &spec);
 	if (!rc)
 		rc = make_plan(&spec, &plan, &host);
 	if (rc)

@@ -32,53 +32,42 @@ static int parse_uint(const char *opt, const char *s, unsigned int lo, unsigned 
 	return 0;
 }
 
-int probe_parse_args(int argc, char **argv, struct probe_args *a)
-{
-	static const struct option opts[] = {
-		{ "count", required_argument, NULL, 'c' }, { "rate", required_argument, NULL, 'r' },
-		{ "ping-pong", no_argument, NULL, 'p' },   { "size", required_argument, NULL, 's' },
-		{ "raw", required_argument, NULL, 'R' },   { "check", no_argument, NULL, 'C' },
-		{ "output", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc = 0;
+const struct option probe_options[] = {
+	{ "count", required_argument, NULL, 'c' },
+	{ "rate", required_argument, NULL, 'r' },
+	{ "ping-pong", no_argument, NULL, 'p' },
+	{ "size", required_argument, NULL, 's' },
+	{ "raw", required_argument, NULL, 'R' },
+	{ "check", no_argument, NULL, 'C' },
+	{ "output", required_argument, NULL, 'o' },
+	{ NULL, 0, NULL, 0 },
+};
 
-	optind = 1;
-	opterr = 0;
-	while (!rc && (c = getopt_long(argc, argv, "+c:r:ps:o:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			rc = parse_uint("-c", optarg, 1, 10000000, &a->p.count);
-			break;
-		case 'r':
-			rc = parse_uint("-r", optarg, 1, 1000000, &a->p.rate);
-			break;
-		case 'p':
-			a->p.mode = CALVIN_PROBE_PINGPONG;
-			break;
-		case 's':
-			rc = parse_uint("-s", optarg, CALVIN_TLM_LEN(1), 1472, &a->p.size);
-			break;
-		case 'R':
-			a->raw = optarg;
-			break;
-		case 'o':
-			a->outdir = optarg;
-			break;
-		case 'C':
-			a->check = true;
-			break;
-		default:
-			calvin_err("unknown or incomplete probe option '%s'; see 'calvin --help'",
-				   argv[optind - 1]);
-			rc = CALVIN_EXIT_USAGE;
-		}
+int probe_option(struct cmd_args *args, int c, const char *arg)
+{
+	struct probe_args *a = &args->probe;
+
+	switch (c) {
+	case 'c':
+		return parse_uint("-c", arg, 1, 10000000, &a->p.count);
+	case 'r':
+		return parse_uint("-r", arg, 1, 1000000, &a->p.rate);
+	case 'p':
+		a->p.mode = CALVIN_PROBE_PINGPONG;
+		return 0;
+	case 's':
+		return parse_uint("-s", arg, CALVIN_TLM_LEN(1), 1472, &a->p.size);
+	case 'R':
+		a->raw = arg;
+		return 0;
+	case 'C':
+		a->check = true;
+		return 0;
+	case 'o':
+		a->outdir = arg;
+		return 0;
 	}
-	if (!rc && optind != argc - 1) {
-		calvin_err("expected one chain after the options");
-		rc = CALVIN_EXIT_USAGE;
-	}
-	return rc;
+	return CALVIN_EXIT_USAGE;
 }
 
 void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_args *a,
@@ -184,21 +173,22 @@ close_raw:
 	return rc;
 }
 
-int cmd_probe(int argc, char **argv)
+int cmd_probe(const struct cmd_args *a)
 {
 	struct calvin_chain_spec spec;
-	struct probe_args a = { 0 }, merged;
+	struct probe_args merged;
 	int rc;
 
-	rc = need_root("calvin probe");
+	rc = check_name("chain", a->arg[0]);
+	if (!rc)
+		rc = need_root("calvin probe");
+	if (!rc)
+		rc = deployed_spec(a->arg[0], &spec);
 	if (rc)
 		return rc;
-	rc = probe_parse_args(argc, argv, &a);
-	if (rc)
-		return rc;
-	rc = deployed_spec(argv[argc - 1], &spec);
-	if (rc)
-		return rc;
-	probe_args_apply(&spec, &a, &merged);
-	return chain_probe(&spec, &merged);
+	probe_args_apply(&spec, &a->probe, &merged);
+	/* Ctrl-C ends the probes early; the report shows what they measured */
+	catch_quit_signals();
+	rc = chain_probe(&spec, &merged);
+	return calvin_quit ? quit_status() : rc;
 }

@@ -1,37 +1,35 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* calvin run CHAIN.yaml: up, probe, report, down: the main job. The chain is
- * torn down whatever happens after it came up, Ctrl-C included. */
-#include <signal.h>
+ * torn down whatever happens after it came up, Ctrl-C included: a signal
+ * during `up` rolls the deployment back, one during the probes ends them
+ * and the report shows what they measured. */
 #include <stdio.h>
-#include <string.h>
 
 #include "commands.h"
 #include "util.h"
 
-static void on_signal(int sig)
+int cmd_run(const struct cmd_args *a)
 {
-	/* interrupts the probe's waits; teardown follows */
-}
-
-int cmd_run(int argc, char **argv)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct calvin_chain_spec spec;
-	struct probe_args a = { 0 }, merged;
+	struct probe_args merged;
 	int rc, down;
 
-	rc = probe_parse_args(argc, argv, &a);
-	if (!rc)
-		rc = load_spec(argv[argc - 1], &spec);
+	rc = load_spec(a->arg[0], &spec);
 	if (rc)
 		return rc;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	catch_quit_signals();
 	rc = chain_up(&spec);
 	if (rc)
 		return rc;
-	probe_args_apply(&spec, &a, &merged);
-	rc = chain_probe(&spec, &merged);
+	probe_args_apply(&spec, &a->probe, &merged);
+	/* a signal between up and the first probe: nothing to measure */
+	rc = calvin_quit ? 0 : chain_probe(&spec, &merged);
+	fflush(stdout);
 	down = chain_down(spec.name);
+	if (calvin_quit) {
+		calvin_err("interrupted; chain %s is %s", spec.name,
+			   down ? "not fully down: run 'calvin down' again" : "down");
+		return quit_status();
+	}
 	return rc ? rc : down;
 }

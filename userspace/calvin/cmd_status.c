@@ -159,7 +159,7 @@ static int chain_status(const char *chain, bool first)
 	return 0;
 }
 
-int cmd_status(int argc, char **argv)
+int cmd_status(const struct cmd_args *a)
 {
 	struct dirent *de;
 	bool first = true;
@@ -167,24 +167,24 @@ int cmd_status(int argc, char **argv)
 	size_t n;
 	DIR *dir;
 
-	if (argc > 2) {
-		calvin_err("usage: calvin status [CHAIN]");
-		return CALVIN_EXIT_USAGE;
-	}
-	rc = need_root("calvin status");
+	rc = a->nr ? check_name("chain", a->arg[0]) : 0;
+	if (!rc)
+		rc = need_root("calvin status");
+	if (!rc)
+		rc = state_dir_check(false);
 	if (rc)
 		return rc;
 	if (calvin_json)
 		printf("[");
-	if (argc == 2) {
-		rc = chain_status(argv[1], true);
+	if (a->nr) {
+		rc = chain_status(a->arg[0], true);
 	} else if ((dir = opendir(calvin_run_dir()))) {
 		while ((de = readdir(dir))) {
 			n = strlen(de->d_name);
 			if (n <= 6 || strcmp(de->d_name + n - 6, ".state"))
 				continue;
 			de->d_name[n - 6] = '\0';
-			if (!chain_status(de->d_name, first))
+			if (calvin_name_valid(de->d_name) && !chain_status(de->d_name, first))
 				first = false;
 		}
 		closedir(dir);

@@ -68,21 +68,24 @@ static int chain_files(struct deploy *d)
 	char path[PATH_MAX];
 	int err;
 
-	state_file(path, sizeof(path), name, ".plan");
-	err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
+	err = state_file(path, sizeof(path), name, ".plan");
+	if (!err)
+		err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
 	if (!err)
 		err = write_plan_record(path, d);
 	if (err)
 		return err;
 
-	state_file(path, sizeof(path), name, ".yaml");
-	err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
+	err = state_file(path, sizeof(path), name, ".yaml");
+	if (!err)
+		err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
 	if (!err)
 		err = copy_file(d->spec->path, path);
 	if (err)
 		return err;
-	state_file(path, sizeof(path), name, ".d");
-	err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
+	err = state_file(path, sizeof(path), name, ".d");
+	if (!err)
+		err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
 	if (!err)
 		err = mkdir_p(path, 0700);
 	if (err)
@@ -93,6 +96,14 @@ static int chain_files(struct deploy *d)
 	return err ? err : mkdir_p(path, 0700);
 }
 
+/* A step's result, or -EINTR when a signal asked to stop: each resource
+ * is journalled (state_add() stops there too), so stopping between any
+ * two steps leaves nothing the rollback does not know. */
+static int step(int err)
+{
+	return err ? err : calvin_quit ? -EINTR : 0;
+}
+
 static int deploy(struct deploy *d, const struct node_backend *be)
 {
 	const struct calvin_chain_spec *s = d->spec;
@@ -101,22 +112,22 @@ static int deploy(struct deploy *d, const struct node_backend *be)
 
 	err = state_add(d->state, ST_BACKEND, be->name, NULL, 0, 0);
 	if (!err)
-		err = chain_files(d);
+		err = step(chain_files(d));
 	for (i = 0; !err && i < n; i++)
-		err = be->node_create(d, i);
+		err = step(be->node_create(d, i));
 	for (i = 0; !err && i + 1 < n; i++)
-		err = be->link_create(d, i, i + 1);
+		err = step(be->link_create(d, i, i + 1));
 	if (!err)
-		err = be->endpoints_setup(d);
+		err = step(be->endpoints_setup(d));
 	for (i = 1; !err && i + 1 < n; i++)
 		if (d->nodes[i].space == CALVIN_KERNEL)
-			err = be->kernel_node(d, i);
+			err = step(be->kernel_node(d, i));
 	if (!err)
-		err = be->server(d);
+		err = step(be->server(d));
 	/* user VNFs last: their veth peers must already have XDP programs */
 	for (i = 0; !err && i < s->nr_vnfs; i++)
 		if (s->vnfs[i].space == CALVIN_USER)
-			err = be->user_vnf(d, i);
+			err = step(be->user_vnf(d, i));
 	return err;
 }
 
@@ -138,6 +149,8 @@ static void print_up(const struct deploy *d)
 		printf(")");
 	}
 	printf(" -> %s\n", s->server.name);
+	/* `calvin run | tee`: the chain is up before the report comes */
+	fflush(stdout);
 }
 
 /* Several kernel VNFs on one node need libxdp's multi-program dispatcher;
@@ -185,12 +198,76 @@ static int check_key_files(const struct calvin_chain_spec *spec)
 	return rc;
 }
 
+/* The paths `up` will journal under the state directory and bpffs,
+ * derived now: one that does not fit a journal entry is refused before
+ * anything exists (the backend checks its own names in its check()). */
+static int check_journal_names(const struct calvin_chain_spec *spec)
+{
+	static const char *const files[] = { ".state", ".yaml", ".d" };
+	char path[PATH_MAX];
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		err = state_file(path, sizeof(path), spec->name, files[i]);
+		if (err || !state_name_fits(path)) {
+			calvin_err(
+			    "state directory %.64s... is too long for the journal of chain %s "
+			    "(at most %d characters per path); use a shorter CALVIN_RUN_DIR",
+			    calvin_run_dir(), spec->name, STATE_NAME_MAX);
+			return CALVIN_EXIT_USAGE;
+		}
+	}
+	err = chain_pin_dir(path, sizeof(path), spec->name);
+	for (i = 0; !err && i < spec->nr_vnfs; i++)
+		err = vnf_pin_dir(path, sizeof(path), spec->name, spec->vnfs[i].name);
+	if (!err)
+		err = vnf_pin_dir(path, sizeof(path), spec->name, spec->server.name);
+	if (err || !state_name_fits(path)) {
+		calvin_err("chain %s: bpffs path %.64s... is too long for the journal; shorten the "
+			   "chain's names",
+			   spec->name, path);
+		return CALVIN_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Everything that can be checked before the first resource exists. */
+static int check_chain(const struct calvin_chain_spec *spec, const struct node_backend *be,
+		       struct calvin_plan *plan)
+{
+	int rc;
+
+	rc = check_probe_size(spec, spec->probe.size);
+	if (!rc)
+		rc = check_journal_names(spec);
+	if (!rc)
+		rc = be->check(spec);
+	if (!rc)
+		rc = make_plan(spec, plan, NULL);
+	if (!rc)
+		rc = check_shared_nodes(spec);
+	if (!rc)
+		rc = check_key_files(spec);
+	return rc;
+}
+
+/* The one line of an interrupted `up`. */
+static int interrupted(const struct calvin_chain_spec *spec, bool left)
+{
+	calvin_err("interrupted by SIG%s; chain %s was not deployed, and %s",
+		   sigabbrev_np(calvin_quit), spec->name,
+		   left ? "some of it is left: run 'calvin down' for it" : "nothing of it is left");
+	return quit_status();
+}
+
 int chain_up(const struct calvin_chain_spec *spec)
 {
 	const struct node_backend *be = backend_of(spec);
 	struct chain_state state;
 	struct calvin_plan plan;
-	struct deploy d = {.spec = spec, .state = &state, .plan = &plan};
+	struct deploy d = { .spec = spec, .state = &state, .plan = &plan };
+	bool left;
 	int rc, err;
 
 	rc = need_root("calvin up");
@@ -207,17 +284,13 @@ int chain_up(const struct calvin_chain_spec *spec)
 			   strerror(-err));
 		return CALVIN_EXIT_USAGE;
 	}
-	rc = check_probe_size(spec, spec->probe.size);
+	rc = check_chain(spec, be, &plan);
 	if (!rc)
-		rc = be->check(spec);
-	if (!rc)
-		rc = make_plan(spec, &plan, NULL);
-	if (!rc)
-		rc = check_shared_nodes(spec);
-	if (!rc)
-		rc = check_key_files(spec);
+		rc = state_dir_check(true);
 	if (rc)
 		return rc;
+	if (calvin_quit)
+		return interrupted(spec, false);
 	d.nr_nodes = calvin_chain_nodes(spec, d.nodes);
 	err = state_create(&state, spec->name);
 	if (err == -EEXIST)
@@ -230,11 +303,14 @@ int chain_up(const struct calvin_chain_spec *spec)
 			   calvin_run_dir(), strerror(-err));
 		return CALVIN_EXIT_FAIL;
 	}
-	err = deploy(&d, be);
+	err = step(deploy(&d, be));
 	if (err) {
-		/* nothing half-created: undo what the journal says was started */
-		be->destroy(&state);
-		state_close(&state, true);
+		/* nothing half-created: undo what the journal says was started,
+		 * and keep the journal for `down` if some of it would not go */
+		left = be->destroy(&state) != 0;
+		state_close(&state, !left);
+		if (calvin_quit)
+			return interrupted(spec, left);
 		return err == -EOPNOTSUPP ? CALVIN_EXIT_USAGE : CALVIN_EXIT_FAIL;
 	}
 	state_close(&state, false);
@@ -242,15 +318,14 @@ int chain_up(const struct calvin_chain_spec *spec)
 	return 0;
 }
 
-int cmd_up(int argc, char **argv)
+int cmd_up(const struct cmd_args *a)
 {
 	struct calvin_chain_spec spec;
 	int rc;
 
-	if (argc != 2) {
-		calvin_err("usage: calvin up CHAIN.yaml");
-		return CALVIN_EXIT_USAGE;
-	}
-	rc = load_spec(argv[1], &spec);
-	return rc ? rc : chain_up(&spec);
+	rc = load_spec(a->arg[0], &spec);
+	if (rc)
+		return rc;
+	catch_quit_signals();
+	return chain_up(&spec);
 }

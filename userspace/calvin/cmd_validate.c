@@ -6,24 +6,21 @@
 #include "commands.h"
 #include "util.h"
 
-int cmd_validate(int argc, char **argv)
+int cmd_validate(const struct cmd_args *a)
 {
+	const char *path = a->arg[0];
 	struct calvin_chain_spec spec;
 	int rc;
 
-	if (argc != 2) {
-		calvin_err("usage: calvin validate CHAIN.yaml");
-		return CALVIN_EXIT_USAGE;
-	}
-	rc = load_spec(argv[1], &spec);
+	rc = load_spec(path, &spec);
 	if (rc)
 		return rc;
 	if (calvin_json)
 		printf("{\"file\":\"%s\",\"valid\":true,\"chain\":\"%s\",\"vnfs\":%u,"
 		       "\"budget_ns\":%" PRIu64 "}\n",
-		       argv[1], spec.name, spec.nr_vnfs, spec.budget_ns);
+		       path, spec.name, spec.nr_vnfs, spec.budget_ns);
 	else
-		printf("%s: chain %s is valid: %u VNF%s, budget %.3f us\n", argv[1], spec.name,
+		printf("%s: chain %s is valid: %u VNF%s, budget %.3f us\n", path, spec.name,
 		       spec.nr_vnfs, spec.nr_vnfs == 1 ? "" : "s", spec.budget_ns / 1e3);
 	return 0;
 }

@@ -3,34 +3,83 @@
 #ifndef CALVIN_COMMANDS_H
 #define CALVIN_COMMANDS_H
 
+#include <getopt.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "chainspec.h"
 #include "plan.h"
 
-struct calvin_cmd {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *args;
-	const char *help;
+/* Command-line overrides of a spec's probe section (0 = not given). */
+struct probe_args {
+	struct calvin_probe_spec p;
+	const char *raw;    /* per-probe records to this file */
+	const char *outdir; /* the report as files (report.md, samples.csv, pictures) */
+	bool check;	 /* exit CALVIN_EXIT_OVER_BUDGET when the verdict is not within budget */
 };
 
-int cmd_validate(int argc, char **argv);
-int cmd_plan(int argc, char **argv);
-int cmd_up(int argc, char **argv);
-int cmd_probe(int argc, char **argv);
-int cmd_status(int argc, char **argv);
-int cmd_down(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_exec(int argc, char **argv);
-int cmd_keygen(int argc, char **argv);
+/* Most positional arguments a subcommand takes (exec: CHAIN NODE). */
+#define CMD_MAX_ARGS 2
+
+/* A subcommand's command line, parsed (cmdline.c). */
+struct cmd_args {
+	unsigned int nr; /* positional arguments, in the order given */
+	char *arg[CMD_MAX_ARGS];
+	char **tail;		 /* exec: CMD [ARG...] after "--", NULL-terminated */
+	bool help;		 /* -h, --help: print the usage, do nothing else */
+	struct probe_args probe; /* probe, run */
+	bool all;		 /* down --all */
+};
+
+/* A subcommand: the dispatch table in main.c holds one per command, with
+ * its usage text beside it. */
+struct calvin_cmd {
+	const char *name;
+	int (*run)(const struct cmd_args *a);
+	const char *synopsis;		 /* its arguments, as `calvin --help` lists them */
+	const char *summary;		 /* what it does, in the list */
+	const char *usage;		 /* `calvin help NAME`: what it does, its options */
+	unsigned int min_args, max_args; /* positional arguments */
+	bool tail;			 /* takes "-- CMD [ARG...]" after its arguments */
+	/* its own options (-j, -v and -h are everyone's), and what takes them */
+	const struct option *opts;
+	const char *shortopts;
+	int (*opt)(struct cmd_args *a, int c, const char *arg);
+};
+
+/* Parse argv (argv[0] is the command's name): options before, between and
+ * after the positional arguments; "--" ends the options (exec: what follows
+ * is the command to run). Returns 0 or an exit code, after one line. */
+int cmd_parse(const struct calvin_cmd *cmd, int argc, char **argv, struct cmd_args *a);
+/* The usage text of one command. */
+void cmd_usage(const struct calvin_cmd *cmd, FILE *f);
+
+int cmd_validate(const struct cmd_args *a);
+int cmd_plan(const struct cmd_args *a);
+int cmd_up(const struct cmd_args *a);
+int cmd_probe(const struct cmd_args *a);
+int cmd_status(const struct cmd_args *a);
+int cmd_down(const struct cmd_args *a);
+int cmd_run(const struct cmd_args *a);
+int cmd_exec(const struct cmd_args *a);
+int cmd_keygen(const struct cmd_args *a);
+
+/* Options of probe and run, and down's --all. */
+extern const struct option probe_options[];
+#define PROBE_SHORTOPTS "c:r:ps:o:"
+int probe_option(struct cmd_args *a, int c, const char *arg);
+extern const struct option down_options[];
+int down_option(struct cmd_args *a, int c, const char *arg);
 
 /* -j on any subcommand */
 extern bool calvin_json;
 
 /* Load and check a spec file; prints the one error line itself. */
 int load_spec(const char *path, struct calvin_chain_spec *spec);
+/* A chain or node name from the command line, checked like one in a chain
+ * file (what: "chain", "node"); prints the one error line itself. */
+int check_name(const char *what, const char *name);
 /* Refuse politely unless root. */
 int need_root(const char *what);
 /* The placement for spec on this host (CALVIN_HOST_ROOT: a fake host for
@@ -54,21 +103,10 @@ int chain_down(const char *chain);
 /* The spec a deployed chain was brought up with. */
 int deployed_spec(const char *chain, struct calvin_chain_spec *spec);
 
-/* Command-line overrides of a spec's probe section (0 = not given). */
-struct probe_args {
-	struct calvin_probe_spec p;
-	const char *raw; /* per-probe records to this file */
-	const char *outdir; /* the report as files (report.md, samples.csv, pictures) */
-	bool check; /* exit CALVIN_EXIT_OVER_BUDGET when the verdict is not within budget */
-};
-
 /* `probe --check` and `run --check`: the chain missed its budget (or lost
  * probes), distinct from a failure to measure. */
 #define CALVIN_EXIT_OVER_BUDGET 3
 
-/* Probe options of `probe` and `run`; the one positional argument is left
- * at argv[argc - 1]. Returns 0 or an exit code. */
-int probe_parse_args(int argc, char **argv, struct probe_args *a);
 /* The spec's probe section with the overrides applied. */
 void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_args *a,
 		      struct probe_args *out);

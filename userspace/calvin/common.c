@@ -25,6 +25,16 @@ int load_spec(const char *path, struct calvin_chain_spec *spec)
 	return 0;
 }
 
+int check_name(const char *what, const char *name)
+{
+	char err[CALVIN_ERR_MAX];
+
+	if (!calvin_name_check(what, name, err, sizeof(err)))
+		return 0;
+	calvin_err("%s", err);
+	return CALVIN_EXIT_USAGE;
+}
+
 int need_root(const char *what)
 {
 	if (geteuid() == 0)
@@ -95,9 +105,14 @@ int chain_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpuse
 int deployed_spec(const char *chain, struct calvin_chain_spec *spec)
 {
 	char path[4096], err[CALVIN_ERR_MAX];
+	int rc;
 
-	state_file(path, sizeof(path), chain, ".yaml");
-	if (access(path, F_OK) < 0) {
+	rc = check_name("chain", chain);
+	if (!rc)
+		rc = state_dir_check(false);
+	if (rc)
+		return rc;
+	if (state_file(path, sizeof(path), chain, ".yaml") || access(path, F_OK) < 0) {
 		calvin_err("chain '%s' is not deployed; bring it up with 'calvin up CHAIN.yaml'",
 			   chain);
 		return CALVIN_EXIT_USAGE;

@@ -9,56 +9,227 @@
 
 bool calvin_json;
 
+static int cmd_help(const struct cmd_args *a);
+
+#define PROBE_OPTIONS_USAGE                                                                        \
+	"  -c, --count N     probes to send\n"                                                     \
+	"  -r, --rate RATE   probes per second, paced mode\n"                                      \
+	"  -p, --ping-pong   send each probe when the one before came back (or timed out)\n"       \
+	"  -s, --size BYTES  UDP payload bytes, telemetry block included\n"                        \
+	"      --raw FILE    write one line per reply to FILE: seq, times, hop records\n"          \
+	"  -o, --output DIR  also write the report as files: report.md with pictures,\n"       \
+	"                    samples.csv, report.txt, report.json, plot.gp\n"                   \
+	"      --check       exit 3 when the chain is not within budget (or lost probes)\n"        \
+	"The chain file's probe section gives what is not given here.\n"
+
+/* One entry per subcommand, with its usage text: `calvin --help` lists
+ * synopsis and summary, `calvin help NAME` prints the usage text, and
+ * README.md's Commands section and doc/calvin.8 say the same. */
 static const struct calvin_cmd cmds[] = {
-	{ "validate", cmd_validate, "CHAIN.yaml", "check a chain spec, create nothing" },
-	{ "plan", cmd_plan, "CHAIN.yaml", "show the CPU placement, deploy nothing" },
-	{ "up", cmd_up, "CHAIN.yaml", "deploy a chain" },
-	{ "probe", cmd_probe, "CHAIN [-c N] [-r RATE] [-p] [-s BYTES] [--raw FILE] [-o DIR] [--check]",
-	  "measure RTT and per-hop latency" },
-	{ "status", cmd_status, "[CHAIN]", "deployed chains and their per-VNF counters" },
-	{ "down", cmd_down, "CHAIN | --all", "tear down (harmless to repeat)" },
-	{ "run", cmd_run, "CHAIN.yaml [probe options]", "up, probe, report, down" },
-	{ "exec", cmd_exec, "CHAIN NODE -- CMD [ARG...]", "run a command inside a node" },
-	{ "keygen", cmd_keygen, "FILE", "write a new key file for encrypt/decrypt VNFs" },
+	{ .name = "validate",
+	  .run = cmd_validate,
+	  .min_args = 1,
+	  .max_args = 1,
+	  .synopsis = "CHAIN.yaml",
+	  .summary = "check a spec, create nothing",
+	  .usage = "Parse and check a chain file; every error names file:line:column and what to\n"
+		   "do. Needs no root and creates nothing.\n" },
+	{ .name = "plan",
+	  .run = cmd_plan,
+	  .min_args = 1,
+	  .max_args = 1,
+	  .synopsis = "CHAIN.yaml",
+	  .summary = "show the CPU placement",
+	  .usage = "Show which CPU each node of the chain would get on this host, and the\n"
+		   "housekeeping CPU of the probe and the controller. Deploys nothing.\n" },
+	{ .name = "up",
+	  .run = cmd_up,
+	  .min_args = 1,
+	  .max_args = 1,
+	  .synopsis = "CHAIN.yaml",
+	  .summary = "deploy",
+	  .usage =
+	      "Deploy a chain: its nodes, links, kernel and user VNFs, and server. Everything\n"
+	      "is journalled before it is created; a failure or Ctrl-C removes it all.\n"
+	      "On a deployed chain, applies changed acl, router, ratelimit and impair\n"
+	      "parameters in place; any other change needs 'calvin down' first.\n" },
+	{ .name = "probe",
+	  .run = cmd_probe,
+	  .min_args = 1,
+	  .max_args = 1,
+	  .synopsis = "CHAIN [-c N] [-r RATE] [-p] [-s BYTES] [--raw FILE] [-o DIR] [--check]",
+	  .summary = "measure RTT and per-hop latency",
+	  .usage = "Send probes through a deployed chain from its probe node and print the\n"
+		   "report: RTT and per-hop latency against the chain's budget. Ctrl-C stops\n"
+		   "the probes and prints what they measured so far.\n\n" PROBE_OPTIONS_USAGE,
+	  .opts = probe_options,
+	  .shortopts = PROBE_SHORTOPTS,
+	  .opt = probe_option },
+	{ .name = "status",
+	  .run = cmd_status,
+	  .min_args = 0,
+	  .max_args = 1,
+	  .synopsis = "[CHAIN]",
+	  .summary = "live per-VNF counters",
+	  .usage = "Show the deployed chains (or one) and the live counters of each VNF: per\n"
+		   "direction for kernel VNFs, with the hits of each acl rule; from its\n"
+		   "telemetry socket for user VNFs.\n" },
+	{ .name = "exec",
+	  .run = cmd_exec,
+	  .min_args = 2,
+	  .max_args = 2,
+	  .tail = true,
+	  .synopsis = "CHAIN NODE -- CMD [ARG...]",
+	  .summary = "run a command inside a node",
+	  .usage = "Run CMD in the network of a node of a deployed chain: probe, a VNF, or the\n"
+		   "server (e.g. your own MEC server). Everything after '--' belongs to CMD.\n" },
+	{ .name = "down",
+	  .run = cmd_down,
+	  .min_args = 0,
+	  .max_args = 1,
+	  .synopsis = "CHAIN | --all",
+	  .summary = "tear down (idempotent)",
+	  .usage = "Remove everything a deployment of CHAIN created, as its journal names it,\n"
+		   "also after a crash at any point of 'calvin up'. Harmless to repeat.\n\n"
+		   "      --all         every deployed chain\n",
+	  .opts = down_options,
+	  .opt = down_option },
+	{ .name = "run",
+	  .run = cmd_run,
+	  .min_args = 1,
+	  .max_args = 1,
+	  .synopsis = "CHAIN.yaml [-c N] [-r RATE] [-p] [-s BYTES] [--raw FILE] [-o DIR] [--check]",
+	  .summary = "up + probe + report + down",
+	  .usage = "Deploy the chain, probe it, print the report and tear it down, whatever\n"
+		   "happens after it came up. Ctrl-C stops the probes, prints what they\n"
+		   "measured so far and tears the chain down.\n\n" PROBE_OPTIONS_USAGE,
+	  .opts = probe_options,
+	  .shortopts = PROBE_SHORTOPTS,
+	  .opt = probe_option },
+	{ .name = "keygen",
+	  .run = cmd_keygen,
+	  .min_args = 1,
+	  .max_args = 1,
+	  .synopsis = "FILE",
+	  .summary = "a new key file for encrypt/decrypt VNFs",
+	  .usage = "Write a new random key file (mode 0600) for encrypt and decrypt VNFs; an\n"
+		   "existing file is never overwritten.\n" },
+	{ .name = "help",
+	  .run = cmd_help,
+	  .min_args = 0,
+	  .max_args = 1,
+	  .synopsis = "[COMMAND]",
+	  .summary = "what calvin or one command does",
+	  .usage = "Describe calvin's commands, or one of them (as 'calvin COMMAND --help').\n" },
 };
+#define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+/* The summary starts in this column, or on a line of its own. */
+#define SUMMARY_COL 32
 
 static void usage(FILE *f)
 {
+	char line[160];
 	size_t i;
 
 	fprintf(f, "usage: calvin [-j] [-v] COMMAND [ARGS]\n\n");
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  calvin %-8s %-58s %s\n", cmds[i].name, cmds[i].args, cmds[i].help);
-	fprintf(f, "\n  -j  JSON output    -v  show what is run\n");
+	for (i = 0; i < NR_CMDS; i++) {
+		snprintf(line, sizeof(line), "calvin %s %s", cmds[i].name, cmds[i].synopsis);
+		if (strlen(line) < SUMMARY_COL)
+			fprintf(f, "  %-*s%s\n", SUMMARY_COL, line, cmds[i].summary);
+		else
+			fprintf(f, "  %s\n  %*s%s\n", line, SUMMARY_COL, "", cmds[i].summary);
+	}
+	fprintf(f, "\n  -j, --json     JSON output\n"
+		   "  -v, --verbose  show the commands calvin runs\n"
+		   "Options go before or after the command and its arguments. 'calvin help\n"
+		   "COMMAND' or 'calvin COMMAND --help' describes one command.\n");
+}
+
+static const struct calvin_cmd *find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_CMDS; i++)
+		if (!strcmp(name, cmds[i].name))
+			return &cmds[i];
+	return NULL;
+}
+
+static int cmd_help(const struct cmd_args *a)
+{
+	const struct calvin_cmd *cmd;
+
+	if (!a->nr) {
+		usage(stdout);
+		return 0;
+	}
+	cmd = find_cmd(a->arg[0]);
+	if (!cmd) {
+		calvin_err("no command '%s'; see 'calvin help'", a->arg[0]);
+		return CALVIN_EXIT_USAGE;
+	}
+	cmd_usage(cmd, stdout);
+	return 0;
+}
+
+/* Global flags before the command; returns how many there were, or -1. */
+static int global_flags(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
+			calvin_json = true;
+		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			calvin_verbose = true;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			return 0;
+		} else {
+			calvin_err("unknown option '%s'; see 'calvin help'", argv[i]);
+			return -1;
+		}
+	}
+	return i - 1;
+}
+
+static int dispatch(int argc, char **argv)
+{
+	const struct calvin_cmd *cmd;
+	struct cmd_args a = { 0 };
+	int n, rc;
+
+	n = global_flags(argc, argv);
+	if (n < 0)
+		return CALVIN_EXIT_USAGE;
+	argc -= n;
+	argv += n;
+	if (argc < 2 || argv[1][0] == '-') {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? CALVIN_EXIT_USAGE : 0;
+	}
+	cmd = find_cmd(argv[1]);
+	if (!cmd) {
+		calvin_err("unknown command '%s'; see 'calvin help'", argv[1]);
+		return CALVIN_EXIT_USAGE;
+	}
+	rc = cmd_parse(cmd, argc - 1, argv + 1, &a);
+	if (rc)
+		return rc;
+	if (a.help) {
+		cmd_usage(cmd, stdout);
+		return 0;
+	}
+	return cmd->run(&a);
 }
 
 int main(int argc, char **argv)
 {
-	size_t i;
+	int rc;
 
-	/* global flags come before the command */
-	while (argc > 1 && argv[1][0] == '-') {
-		if (!strcmp(argv[1], "-j")) {
-			calvin_json = true;
-		} else if (!strcmp(argv[1], "-v")) {
-			calvin_verbose = true;
-		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			usage(stdout);
-			return 0;
-		} else {
-			calvin_err("unknown option '%s'; see 'calvin --help'", argv[1]);
-			return CALVIN_EXIT_USAGE;
-		}
-		argv++;
-		argc--;
-	}
-	if (argc < 2) {
-		usage(stderr);
-		return CALVIN_EXIT_USAGE;
-	}
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].run(argc - 1, argv + 1);
-	calvin_err("unknown command '%s'; see 'calvin --help'", argv[1]);
-	return CALVIN_EXIT_USAGE;
+	/* a reader that goes away (`calvin status | head -1`) costs the
+	 * output, not the process: tear-downs and rollbacks still finish */
+	catch_sigpipe();
+	rc = dispatch(argc, argv);
+	return output_done(rc);
 }

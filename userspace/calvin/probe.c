@@ -332,6 +332,11 @@ static void wait_until(struct probe_run *p, uint64_t deadline, int64_t until)
 			return;
 		if (until == WAIT_ALL && p->r->received >= p->r->sent)
 			return;
+		/* SIGINT or SIGTERM (catch_quit_signals()): stop, with what we have */
+		if (calvin_quit) {
+			p->stop = p->r->interrupted = true;
+			return;
+		}
 		now = now_ns(CLOCK_MONOTONIC);
 		progress(p, now);
 		if (now >= deadline)
@@ -339,12 +344,9 @@ static void wait_until(struct probe_run *p, uint64_t deadline, int64_t until)
 		left = deadline - now;
 		ts.tv_sec = (time_t)(left / NSEC);
 		ts.tv_nsec = (long)(left % NSEC);
-		/* signals are ignored or handled by the caller (SIGINT in
-		 * `calvin run`): a handled one means stop, with what we have */
-		if (ppoll(&pfd, 1, &ts, NULL) < 0 && errno == EINTR) {
-			p->stop = p->r->interrupted = true;
-			return;
-		}
+		/* a signal ends the wait early (EINTR); the check above says
+		 * whether it asked us to stop */
+		ppoll(&pfd, 1, &ts, NULL);
 	}
 }
 

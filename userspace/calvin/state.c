@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "chainspec.h"
 #include "state.h"
 #include "util.h"
 
@@ -21,9 +23,53 @@ static const char *const kind_word[] = {
 	[ST_BACKEND] = "backend",
 };
 
-void state_file(char *out, size_t len, const char *chain, const char *suffix)
+int state_file(char *out, size_t len, const char *chain, const char *suffix)
 {
-	snprintf(out, len, "%s/%s%s", calvin_run_dir(), chain, suffix);
+	int n;
+
+	/* a name from the command line must not lead out of the directory */
+	if (!calvin_name_valid(chain))
+		return -EINVAL;
+	n = snprintf(out, len, "%s/%s%s", calvin_run_dir(), chain, suffix);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+bool state_name_fits(const char *name)
+{
+	return strlen(name) <= STATE_NAME_MAX;
+}
+
+static int state_dir_refuse(const char *dir, const struct stat *st)
+{
+	if (!S_ISDIR(st->st_mode))
+		calvin_err("state directory %s is not a directory; remove it", dir);
+	else if (st->st_uid != 0)
+		calvin_err("state directory %s belongs to uid %u, not root: that user could choose "
+			   "what calvin removes; remove it, or 'chown root: %s'",
+			   dir, (unsigned int)st->st_uid, dir);
+	else if (st->st_mode & 077)
+		calvin_err("state directory %s has mode %04o: group or others could choose what "
+			   "calvin removes; 'chmod 700 %s'",
+			   dir, (unsigned int)(st->st_mode & 07777), dir);
+	else
+		return 0;
+	return CALVIN_EXIT_USAGE;
+}
+
+int state_dir_check(bool create)
+{
+	const char *dir = calvin_run_dir();
+	struct stat st;
+
+	if (lstat(dir, &st) == 0)
+		return state_dir_refuse(dir, &st);
+	if (errno == ENOENT && !create)
+		return 0;
+	if (errno == ENOENT && (mkdir(dir, 0700) == 0 || errno == EEXIST) && lstat(dir, &st) == 0)
+		return state_dir_refuse(dir, &st);
+	calvin_err("cannot %s state directory %s: %s", create ? "create the" : "read the", dir,
+		   strerror(errno));
+	return CALVIN_EXIT_FAIL;
 }
 
 /* Fault injection for the crash tests: CALVIN_CRASH_AFTER=N kills the
@@ -59,9 +105,9 @@ int state_create(struct chain_state *s, const char *chain)
 	int err;
 
 	memset(s, 0, sizeof(*s));
+	s->fd = -1;
 	snprintf(s->chain, sizeof(s->chain), "%s", chain);
-	state_file(s->path, sizeof(s->path), chain, ".state");
-	err = mkdir_p(calvin_run_dir(), 0700);
+	err = state_file(s->path, sizeof(s->path), chain, ".state");
 	if (err)
 		return err;
 	s->fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
@@ -110,8 +156,11 @@ int state_open(struct chain_state *s, const char *chain)
 	int err;
 
 	memset(s, 0, sizeof(*s));
+	s->fd = -1;
 	snprintf(s->chain, sizeof(s->chain), "%s", chain);
-	state_file(s->path, sizeof(s->path), chain, ".state");
+	err = state_file(s->path, sizeof(s->path), chain, ".state");
+	if (err)
+		return err;
 	s->fd = open(s->path, O_RDWR | O_APPEND | O_CLOEXEC);
 	if (s->fd < 0)
 		return -errno;
@@ -146,6 +195,11 @@ int state_add(struct chain_state *s, enum state_kind kind, const char *name, con
 
 	if (s->nr >= STATE_MAX_ENTRIES)
 		return -ENOSPC;
+	if (!state_name_fits(name))
+		return -ENAMETOOLONG;
+	/* Ctrl-C: no new resource; the caller undoes what the journal holds */
+	if (calvin_quit)
+		return -EINTR;
 	switch (kind) {
 	case ST_XDP:
 		n = snprintf(line, sizeof(line), "xdp %s %s\n", name, ifname);

@@ -9,7 +9,10 @@
  *   path PATH                     a file or directory to remove (pins, DPDK runtime dir)
  *   backend NAME                  the first entry: which backend made the rest
  *
- * The file is /run/calvin/CHAIN.state; its existence means "deployed". */
+ * The file is /run/calvin/CHAIN.state; its existence means "deployed".
+ * Every name fits an entry whole (state_add refuses one that does not, and
+ * `up` checks them all before it creates anything): a name cut short
+ * could be someone else's file. */
 #ifndef CALVIN_STATE_H
 #define CALVIN_STATE_H
 
@@ -27,9 +30,12 @@ enum state_kind {
 	ST_NR_KINDS,
 };
 
+/* Longest name or path an entry holds. */
+#define STATE_NAME_MAX 255
+
 struct state_entry {
 	enum state_kind kind;
-	char name[256]; /* netns name, or path */
+	char name[STATE_NAME_MAX + 1]; /* netns name, or path */
 	char ifname[32]; /* ST_XDP */
 	pid_t pid; /* ST_PROC */
 	unsigned long long start; /* ST_PROC */
@@ -43,6 +49,14 @@ struct chain_state {
 	struct state_entry e[STATE_MAX_ENTRIES];
 };
 
+/* Does name fit a journal entry? */
+bool state_name_fits(const char *name);
+/* The state directory (calvin_run_dir()): with create, made if missing,
+ * mode 0700 and root's. Refused in one line when it is not a directory, or
+ * another user owns it, or group or others may use it: whoever can write
+ * there decides what `calvin down` deletes. Missing without create is
+ * fine (nothing is deployed). Returns 0 or an exit code. */
+int state_dir_check(bool create);
 /* Create the journal of a new deployment; -EEXIST if one exists. */
 int state_create(struct chain_state *s, const char *chain);
 /* Open and lock an existing journal and read its entries; -ENOENT if none. */
@@ -53,7 +67,8 @@ int state_add(struct chain_state *s, enum state_kind kind, const char *name, con
 /* Close (and unlock) the journal; with remove, delete it: nothing is left. */
 void state_close(struct chain_state *s, bool remove);
 /* Path of a chain's files under the run dir: "CHAIN.state", "CHAIN.yaml",
- * "CHAIN.plan" (its plan record, see plan.h), "CHAIN.d". */
-void state_file(char *out, size_t len, const char *chain, const char *suffix);
+ * "CHAIN.plan" (its plan record, see plan.h), "CHAIN.d"; -ENAMETOOLONG if
+ * it does not fit, -EINVAL for a chain name that is not one. */
+int state_file(char *out, size_t len, const char *chain, const char *suffix);
 
 #endif /* CALVIN_STATE_H */

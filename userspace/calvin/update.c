@@ -2,78 +2,64 @@
 /* `calvin up` of a chain that is already deployed: when only the
  * parameters of kernel VNFs changed (acl rules, routes, rates, impairments),
  * they are applied to the running programs through their pinned maps, and
- * traffic the change does not touch keeps flowing. Anything else needs a
- * `calvin down` first. */
+ * traffic the change does not touch keeps flowing. The comparison is by
+ * meaning (userspace/lib/chainspec_diff.h): an edit that only moves lines
+ * changes nothing, and an acl keeps its hit counters. Anything else that
+ * changed needs a `calvin down` first, and is refused in one line. */
 #include <errno.h>
 #include <limits.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "backend.h"
+#include "chainspec_diff.h"
 #include "commands.h"
 #include "kvnf.h"
 #include "util.h"
-
-/* The bytes of a VNF spec's parameter union. */
-#define PARAMS_LEN (offsetof(struct calvin_vnf_spec, pos) - offsetof(struct calvin_vnf_spec, acl))
 
 static bool updatable(const struct calvin_vnf_spec *v)
 {
 	return v->space == CALVIN_KERNEL && calvin_kvnf_updatable(v->kind);
 }
 
-/* The same VNFs, nodes, kinds and ports: the deployment itself stands.
- * Names the first difference in why. */
-static bool same_layout(const struct calvin_chain_spec *a, const struct calvin_chain_spec *b,
-			char *why, size_t len)
+/* One line for what the running chain cannot take; 0 if it can take it all. */
+static int refuse(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d)
 {
-	const struct calvin_vnf_spec *x, *y;
+	const struct calvin_vnf_spec *v;
 	unsigned int i;
 
-	if (a->nr_vnfs != b->nr_vnfs || strcmp(a->server.name, b->server.name) ||
-	    a->probe.port != b->probe.port || a->placement != b->placement) {
-		snprintf(why, len, "its VNF list, server, probe port or placement");
-		return false;
+	if (d->refused[0]) {
+		calvin_err("chain '%s' is deployed with another %s; run 'calvin down %s' first",
+			   spec->name, d->refused, spec->name);
+		return CALVIN_EXIT_USAGE;
 	}
-	for (i = 0; i < a->nr_vnfs; i++) {
-		x = &a->vnfs[i];
-		y = &b->vnfs[i];
-		if (strcmp(x->name, y->name) || strcmp(calvin_vnf_node(x), calvin_vnf_node(y)) ||
-		    x->kind != y->kind || x->space != y->space || x->burst != y->burst ||
-		    x->pmd != y->pmd) {
-			snprintf(why, len, "VNF %s", y->name);
-			return false;
-		}
-		if (!updatable(x) && memcmp(&x->acl, &y->acl, PARAMS_LEN)) {
-			snprintf(why, len, "the parameters of %s, which cannot change live", y->name);
-			return false;
-		}
+	for (i = 0; i < spec->nr_vnfs; i++) {
+		v = &spec->vnfs[i];
+		if (!d->params[i] || updatable(v))
+			continue;
+		calvin_err("chain '%s': the parameters of %s VNF %s (%s) cannot change while it "
+			   "runs; run 'calvin down %s' first",
+			   spec->name, calvin_space_name(v->space), v->name,
+			   calvin_vnf_kind_name(v->kind), spec->name);
+		return CALVIN_EXIT_USAGE;
 	}
-	return true;
-}
-
-static bool changed(const struct calvin_chain_spec *old, const struct calvin_chain_spec *new,
-		    unsigned int i)
-{
-	return updatable(&new->vnfs[i]) &&
-	       memcmp(&old->vnfs[i].acl, &new->vnfs[i].acl, PARAMS_LEN);
+	return 0;
 }
 
 /* Apply the changed parameters; returns how many VNFs changed, or -errno. */
-static int apply(const struct calvin_chain_spec *old, const struct calvin_chain_spec *new)
+static int apply(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d)
 {
 	const struct calvin_vnf_spec *v;
 	unsigned int i;
 	int err, n = 0;
 
-	for (i = 0; i < new->nr_vnfs; i++) {
-		v = &new->vnfs[i];
-		if (!changed(old, new, i))
+	for (i = 0; i < spec->nr_vnfs; i++) {
+		v = &spec->vnfs[i];
+		if (!d->params[i])
 			continue;
-		err = backend_of(new)->kernel_update(new, i);
+		err = backend_of(spec)->kernel_update(spec, i);
 		if (err) {
 			calvin_err("%s: Failed to update %s: %s", v->name,
 				   calvin_vnf_kind_name(v->kind), strerror(-err));
@@ -85,47 +71,71 @@ static int apply(const struct calvin_chain_spec *old, const struct calvin_chain_
 	return n;
 }
 
+/* The deployed copy of the file follows the new one, moved lines
+ * included, so that `status` shows the rules' lines as they are now. It
+ * is replaced whole (a reader never sees half of it), through the chain's
+ * own directory, which `down` removes. */
+static void refresh_copy(const struct calvin_chain_spec *spec, const char *copy)
+{
+	char tmp[PATH_MAX];
+
+	if (state_file(tmp, sizeof(tmp), spec->name, ".d/spec.yaml") ||
+	    copy_file(spec->path, tmp) || rename(tmp, copy))
+		calvin_err("cannot update %s; status shows the lines of the file as it was", copy);
+}
+
+/* Returns an exit code. */
+static int update(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d)
+{
+	int n = 0;
+
+	printf("chain %s: updated ", spec->name);
+	if (d->nr_params)
+		n = apply(spec, d);
+	if (n >= 0 && d->settings)
+		printf("%sbudget and probe defaults", n > 0 ? "; " : "");
+	printf("\n");
+	return n < 0 ? CALVIN_EXIT_FAIL : 0;
+}
+
 int chain_update(const struct calvin_chain_spec *spec)
 {
 	struct calvin_chain_spec *old = calloc(1, sizeof(*old));
+	struct calvin_spec_diff d;
 	struct chain_state state;
-	char why[256], copy[PATH_MAX];
-	int rc = CALVIN_EXIT_USAGE, n;
-	unsigned int i;
+	char err[CALVIN_ERR_MAX], copy[PATH_MAX];
+	int rc = CALVIN_EXIT_USAGE;
 
 	if (!old)
 		return CALVIN_EXIT_FAIL;
-	state_file(copy, sizeof(copy), spec->name, ".yaml");
-	if (calvin_spec_load(copy, old, why, sizeof(why))) {
+	if (state_file(copy, sizeof(copy), spec->name, ".yaml") ||
+	    calvin_spec_load(copy, old, err, sizeof(err))) {
 		/* a deployment that was interrupted before its spec was saved */
 		calvin_err("chain '%s' is already deployed; run 'calvin down %s' first", spec->name,
 			   spec->name);
 		goto out;
 	}
-	if (!same_layout(old, spec, why, sizeof(why))) {
-		calvin_err("chain '%s' is deployed with a different %s; run 'calvin down %s' "
-			   "first",
-			   spec->name, why, spec->name);
+	calvin_spec_diff(old, spec, &d);
+	rc = refuse(spec, &d);
+	if (rc)
 		goto out;
-	}
-	for (i = 0, n = 0; i < spec->nr_vnfs; i++)
-		n += changed(old, spec, i);
-	if (n == 0) {
-		calvin_err("chain '%s' is already deployed; run 'calvin down %s' first", spec->name,
-			   spec->name);
-		goto out;
-	}
 	if (state_open(&state, spec->name)) {
 		calvin_err("chain '%s' is being changed by another calvin; try again", spec->name);
+		rc = CALVIN_EXIT_USAGE;
 		goto out;
 	}
-	printf("chain %s: updated ", spec->name);
-	n = apply(old, spec);
-	printf("\n");
-	rc = n < 0 ? CALVIN_EXIT_FAIL : 0;
-	if (n > 0 && copy_file(spec->path, copy))
-		calvin_err("cannot update %s; the next update compares with the old spec", copy);
+	if (d.nr_params || d.settings)
+		rc = update(spec, &d);
+	/* moved lines alone are no change, but status shows the new lines */
+	if (!rc)
+		refresh_copy(spec, copy);
 	state_close(&state, false);
+	if (!rc && !d.nr_params && !d.settings) {
+		calvin_err("chain '%s' is already deployed with the same parameters; to deploy it "
+			   "anew, run 'calvin down %s' first",
+			   spec->name, spec->name);
+		rc = CALVIN_EXIT_USAGE;
+	}
 out:
 	free(old);
 	return rc;

@@ -24,6 +24,58 @@
 #include "util.h"
 
 bool calvin_verbose;
+volatile sig_atomic_t calvin_quit;
+static volatile sig_atomic_t reader_left;
+
+static void on_quit(int sig)
+{
+	calvin_quit = sig;
+}
+
+/* No SA_RESTART: a wait (poll, a VNF's start) returns EINTR and its step
+ * ends early. Handlers, unlike SIG_IGN, do not pass to the programs calvin
+ * runs: exec resets them. A signal calvin was started with ignored stays
+ * ignored (a shell's background job must not take the foreground's
+ * Ctrl-C). */
+void catch_quit_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	struct sigaction sa = { .sa_handler = on_quit }, old;
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
+
+int quit_status(void)
+{
+	return 128 + calvin_quit;
+}
+
+static void on_sigpipe(int sig)
+{
+	reader_left = 1;
+}
+
+void catch_sigpipe(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigpipe, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+int output_done(int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	if (reader_left)
+		return rc; /* nothing half-written matters to a reader that left */
+	calvin_err("cannot write the output: %s", strerror(errno));
+	return rc ? rc : CALVIN_EXIT_FAIL;
+}
 
 const char *calvin_run_dir(void)
 {
@@ -32,15 +84,15 @@ const char *calvin_run_dir(void)
 	return d && *d ? d : "/run/calvin";
 }
 
+/* Found from the binary itself, not from the environment: calvin runs as
+ * root, and what it loads and starts should not be someone's variable. */
 const char *calvin_lib_dir(void)
 {
 	static char dir[PATH_MAX];
-	const char *d = getenv("CALVIN_LIB_DIR");
+	char vnf[PATH_MAX + 32];
 	ssize_t n;
 	char *slash;
 
-	if (d && *d)
-		return d;
 	if (dir[0])
 		return dir;
 	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
@@ -50,6 +102,11 @@ const char *calvin_lib_dir(void)
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
+	/* the build tree has calvin-vnf beside calvin; an installed calvin
+	 * (PREFIX/sbin) finds it in PREFIX/lib/calvin */
+	snprintf(vnf, sizeof(vnf), "%s/calvin-vnf", dir);
+	if (access(vnf, X_OK) < 0 && strlen(dir) + sizeof("/../lib/calvin") <= sizeof(dir))
+		strcat(dir, "/../lib/calvin");
 	return dir;
 }
 
@@ -108,7 +165,8 @@ int run_cmd(const char *const argv[], bool quiet_fail)
 		status = WEXITSTATUS(status);
 	else
 		status = 128 + WTERMSIG(status);
-	if (status && !quiet_fail)
+	/* a child that died of the user's Ctrl-C is part of that one line */
+	if (status && !quiet_fail && !calvin_quit)
 		calvin_err("'%s %s ...' failed with status %d", argv[0], argv[1] ? argv[1] : "",
 			   status);
 	return status;

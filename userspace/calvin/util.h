@@ -3,6 +3,7 @@
 #ifndef CALVIN_UTIL_H
 #define CALVIN_UTIL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -13,11 +14,26 @@
 #define CALVIN_EXIT_FAIL 1
 
 /* Where calvin keeps per-chain state (tmpfs: gone at reboot, like the
- * namespaces it describes). Overridable for tests with CALVIN_RUN_DIR. */
+ * namespaces it describes): /run/calvin, or CALVIN_RUN_DIR (README.md,
+ * Environment). */
 const char *calvin_run_dir(void);
-/* Directory of build artefacts (the kernel/ objects and calvin-vnf): the calvin
- * binary's own directory, or CALVIN_LIB_DIR. */
+/* Directory of calvin-vnf and the kernel/ objects: the calvin binary's
+ * own directory (the build tree), or ../lib/calvin from it (installed). */
 const char *calvin_lib_dir(void);
+
+/* SIGINT or SIGTERM once catch_quit_signals() ran: the signal's number,
+ * 0 until one came. Work in progress stops at its next step, undoes what
+ * it made, and calvin exits with quit_status(). */
+extern volatile sig_atomic_t calvin_quit;
+void catch_quit_signals(void);
+/* 128 + the signal, as a shell reports a process killed by it. */
+int quit_status(void);
+/* Writes to a pipe whose reader left fail with EPIPE instead of killing
+ * calvin; output_done() flushes stdout and says nothing of that case. */
+void catch_sigpipe(void);
+/* rc, or CALVIN_EXIT_FAIL when stdout could not be written for another
+ * reason (one line). */
+int output_done(int rc);
 
 /* One line on stderr, prefixed "calvin: ". */
 void calvin_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

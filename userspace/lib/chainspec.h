@@ -277,6 +277,10 @@ int calvin_word_lookup(const char *const *words, const char *s);
 
 /* Is s a valid chain or node name: [a-z][a-z0-9-]*, 1..CALVIN_NAME_MAX chars? */
 bool calvin_name_valid(const char *s);
+/* The same, with the reason in err when it is not (what: "name", "chain",
+ * ...): the one check for names in chain files and on the command line.
+ * Returns 0 or -EINVAL. */
+int calvin_name_check(const char *what, const char *s, char *err, size_t errlen);
 
 /* Which spaces a kind runs in: its default space (forward: kernel), and
  * whether it can run in s (forward runs in both, the others in one). */

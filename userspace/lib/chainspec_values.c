@@ -59,28 +59,37 @@ int calvin_spec_scalar(struct spec_ctx *c, yaml_node_t *n, const char *key, cons
 	return 0;
 }
 
-int calvin_spec_set_name(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n, char *out)
+int calvin_name_check(const char *what, const char *s, char *err, size_t errlen)
 {
 	char buf[SHOWN_MAX + 4];
+
+	if (calvin_name_valid(s))
+		return 0;
+	if (!*s)
+		snprintf(err, errlen,
+			 "%s is empty; give a name of lower-case letters, digits and '-'", what);
+	else if (strlen(s) > CALVIN_NAME_MAX)
+		snprintf(err, errlen, "%s '%s' is longer than %d characters; shorten it", what,
+			 calvin_spec_shown(s, buf), CALVIN_NAME_MAX);
+	else
+		snprintf(err, errlen,
+			 "%s '%s' is not a valid name; use lower-case letters, digits and '-', "
+			 "starting with a letter",
+			 what, calvin_spec_shown(s, buf));
+	return -EINVAL;
+}
+
+int calvin_spec_set_name(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n, char *out)
+{
+	char why[CALVIN_ERR_MAX];
 	const char *s = "";
 	int err;
 
 	err = calvin_spec_scalar(c, n, k->name, &s);
 	if (err)
 		return err;
-	if (!*s)
-		return calvin_spec_err(
-		    c, n->start_mark,
-		    "%s is empty; give a name of lower-case letters, digits and '-'", k->name);
-	if (strlen(s) > CALVIN_NAME_MAX)
-		return calvin_spec_err(c, n->start_mark,
-				       "%s '%s' is longer than %d characters; shorten it", k->name,
-				       calvin_spec_shown(s, buf), CALVIN_NAME_MAX);
-	if (!calvin_name_valid(s))
-		return calvin_spec_err(c, n->start_mark,
-				       "%s '%s' is not a valid name; use lower-case letters, "
-				       "digits and '-', starting with a letter",
-				       k->name, calvin_spec_shown(s, buf));
+	if (calvin_name_check(k->name, s, why, sizeof(why)))
+		return calvin_spec_err(c, n->start_mark, "%s", why);
 	strcpy(out, s);
 	return 0;
 }

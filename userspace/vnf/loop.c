@@ -8,7 +8,7 @@
 
 #include "vnf.h"
 
-volatile bool vnf_quit;
+volatile sig_atomic_t vnf_quit;
 
 /* CLOCK_MONOTONIC is what bpf_ktime_get_ns() reads, so user-space and
  * kernel hop records of one host can be compared. Read through the vDSO. */

@@ -9,6 +9,7 @@
 #ifndef CALVIN_VNF_H
 #define CALVIN_VNF_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -196,7 +197,7 @@ void vnf_ports_close(struct vnf *vnf);
 const char *vnf_pmd_name(enum vnf_pmd pmd);
 
 /* loop.c */
-extern volatile bool vnf_quit;
+extern volatile sig_atomic_t vnf_quit; /* set by the SIGINT and SIGTERM handler */
 int vnf_loop(void *arg);
 uint64_t vnf_now_ns(void);
 void vnf_tx(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side out, struct rte_mbuf **pkts,

@@ -13,6 +13,8 @@ int node_mac_of(const char *chain, const char *node, const char *ifname, uint8_t
 int netns_kernel_node(struct deploy *d, unsigned int node);
 /* vnf.c */
 int netns_user_vnf(struct deploy *d, unsigned int vnf);
+/* DPDK's runtime directory of a user VNF. */
+int netns_dpdk_dir(char *out, size_t len, const char *chain, const char *vnf);
 /* run.c */
 int netns_node_enter(const struct calvin_chain_spec *s, const char *node, int *saved);
 int netns_node_exec(const struct calvin_chain_spec *s, const char *node, char *const argv[]);

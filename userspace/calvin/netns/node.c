@@ -192,9 +192,26 @@ static int netns_server(struct deploy *d)
 	return err;
 }
 
+/* Every name the deployment will journal: namespaces and DPDK runtime
+ * directories (derived from names of at most CALVIN_NAME_MAX, so they
+ * fit; checked all the same, as what the journal holds must be whole). */
 static int netns_check(const struct calvin_chain_spec *spec)
 {
-	return 0;
+	struct calvin_node nodes[CALVIN_MAX_NODES];
+	unsigned int n = calvin_chain_nodes(spec, nodes), i;
+	char name[PATH_MAX];
+	int err = 0;
+
+	for (i = 0; !err && i < n; i++)
+		err = node_netns(name, sizeof(name), spec->name, nodes[i].name);
+	for (i = 0; !err && i < spec->nr_vnfs; i++)
+		if (spec->vnfs[i].space == CALVIN_USER)
+			err = netns_dpdk_dir(name, sizeof(name), spec->name, spec->vnfs[i].name);
+	if (!err && state_name_fits(name))
+		return 0;
+	calvin_err("chain %s: '%.64s...' is too long for its journal; shorten the chain's names",
+		   spec->name, name);
+	return CALVIN_EXIT_USAGE;
 }
 
 const struct node_backend netns_backend = {

@@ -120,6 +120,18 @@ static int vnf_args_fill(struct deploy *d, unsigned int i, struct vnf_args *a)
 	return 0;
 }
 
+int netns_dpdk_dir(char *out, size_t len, const char *chain, const char *vnf)
+{
+	char prefix[128];
+	int err, n;
+
+	err = vnf_file_prefix(prefix, sizeof(prefix), chain, vnf);
+	if (err)
+		return err;
+	n = snprintf(out, len, "/var/run/dpdk/%s", prefix);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 /* In the child: wait for the parent's go (it has journalled our PID by
  * then), enter the node, exec. EOF on the pipe means the controller died
  * before it could journal us: leave without a trace. */
@@ -181,6 +193,8 @@ static int vnf_wait_ready(int fd, pid_t pid)
 	r = poll(&p, 1, VNF_READY_TIMEOUT_MS);
 	if (r == 0)
 		return -ETIMEDOUT;
+	if (r < 0)
+		return -errno;
 	n = read(fd, buf, sizeof(buf) - 1);
 	if (n <= 0)
 		return -ECHILD;
@@ -207,12 +221,13 @@ int netns_user_vnf(struct deploy *d, unsigned int i)
 		err = xdp_intent(d, calvin_vnf_node(v), IF_EAST);
 	if (err)
 		return err;
-	vnf_file_prefix(ns, sizeof(ns), d->spec->name, v->name);
-	snprintf(path, sizeof(path), "/var/run/dpdk/%s", ns);
-	err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
+	err = netns_dpdk_dir(path, sizeof(path), d->spec->name, v->name);
+	if (!err)
+		err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
+	if (!err)
+		err = state_file(path, sizeof(path), d->spec->name, ".d");
 	if (err)
 		return err;
-	state_file(path, sizeof(path), d->spec->name, ".d");
 	snprintf(log, sizeof(log), "%s/%s.log", path, v->name);
 	if (pipe2(go, O_CLOEXEC) < 0)
 		return -errno;
@@ -245,7 +260,8 @@ int netns_user_vnf(struct deploy *d, unsigned int i)
 		goto close_ready;
 	}
 	err = vnf_wait_ready(ready[0], pid);
-	if (err) {
+	/* Ctrl-C: not the VNF's fault; the rollback stops it */
+	if (err && err != -EINTR) {
 		last_line(log, why, sizeof(why));
 		calvin_err("%s: user VNF did not start: %s", v->name, why);
 	}

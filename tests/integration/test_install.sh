@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# `make install DESTDIR=... PREFIX=...`: calvin, calvin-vnf, the XDP objects
+# and the man page where they belong; the installed calvin runs --help, and
+# runs a chain with a kernel and a user VNF from what was installed alone.
+. "$(dirname "$0")/lib.sh"
+C=t-inst
+trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
+ROOT=$TMP/root
+PREFIX=/opt/calvin-test
+
+# a make of the suite's own must not take the outer make's jobserver
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install DESTDIR="$ROOT" PREFIX=$PREFIX \
+	>"$TMP/make.log" 2>&1 || fail "make install failed: $(tail -n 5 "$TMP/make.log")"
+for f in sbin/calvin lib/calvin/calvin-vnf lib/calvin/kernel/forward.bpf.o \
+	lib/calvin/kernel/reflect.bpf.o lib/calvin/kernel/pass.bpf.o share/man/man8/calvin.8; do
+	[ -f "$ROOT$PREFIX/$f" ] || fail "make install did not install $PREFIX/$f"
+done
+CALVIN=$ROOT$PREFIX/sbin/calvin
+$CALVIN --help >"$TMP/help" || fail "the installed calvin --help failed"
+grep -q '^usage: calvin' "$TMP/help" || fail "the installed calvin --help printed: $(head -n 2 "$TMP/help")"
+$CALVIN help run | grep -q '^usage: calvin run' || fail "the installed calvin help run failed"
+MANWIDTH=200 man -l "$ROOT$PREFIX/share/man/man8/calvin.8" 2>/dev/null | grep -q 'calvin probe CHAIN' ||
+	fail "the installed man page does not read"
+echo "installed under $PREFIX: calvin runs --help"
+
+require_root
+require_netns_xdp
+# calvin-vnf and the XDP objects come from PREFIX/lib/calvin: the
+# installed calvin knows no other place
+SPEC=$(spec_copy chains/tactile-fwd.yaml $C)
+$CALVIN -j run "$SPEC" -c 50 >"$TMP/run.json" || fail "the installed calvin run failed"
+[ "$(json_num received <"$TMP/run.json")" = 50 ] || fail "probes lost: $(cat "$TMP/run.json")"
+assert_clean $C
+echo ok
