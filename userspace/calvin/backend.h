@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "chainspec.h"
+#include "pair.h"
 #include "state.h"
 #include "topo.h"
 
@@ -27,6 +28,10 @@
 struct deploy {
 	const struct calvin_chain_spec *spec;
 	struct chain_state *state;
+	/* hex, fresh for each `up`: the salt of the traffic keys of its
+	 * encrypt/decrypt pairs (userspace/lib/pair.h); also in the chain's
+	 * state directory, CHAIN.d/deploy-random */
+	char deploy_random[2 * CALVIN_DEPLOY_RANDOM_LEN + 1];
 	int vnf_cpu[CALVIN_MAX_VNFS]; /* -1: not pinned */
 	unsigned int nr_nodes;
 	struct calvin_node nodes[CALVIN_MAX_NODES];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* calvin keygen FILE: a new random key file for encrypt/decrypt VNFs
- * (mode 0600, never overwrites). */
+ * (mode 0600, never overwrites): a long-term key, from which each
+ * deployment derives its traffic keys. */
 #include <stdio.h>
 
 #include "aead.h"
@@ -20,6 +21,6 @@ int cmd_keygen(int argc, char **argv)
 		return CALVIN_EXIT_USAGE;
 	}
 	if (!calvin_json)
-		printf("%s: new key (AES-256/ChaCha20 key and salt), mode 0600\n", argv[1]);
+		printf("%s: new long-term key, mode 0600\n", argv[1]);
 	return 0;
 }

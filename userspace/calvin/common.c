@@ -22,6 +22,16 @@ int load_spec(const char *path, struct calvin_chain_spec *spec)
 	return 0;
 }
 
+int check_key_files(const struct calvin_chain_spec *spec)
+{
+	char err[CALVIN_ERR_MAX];
+
+	if (!calvin_spec_check_key_files(spec, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "%s\n", err);
+	return CALVIN_EXIT_USAGE;
+}
+
 int need_root(const char *what)
 {
 	if (geteuid() == 0)

@@ -157,7 +157,7 @@ int chain_update(const struct calvin_chain_spec *spec)
 	n = apply(old, spec);
 	printf("\n");
 	rc = n < 0 ? CALVIN_EXIT_FAIL : 0;
-	if (n > 0 && copy_file(spec->path, copy))
+	if (n > 0 && calvin_spec_copy(spec->path, copy, why, sizeof(why)))
 		calvin_err("cannot update %s; the next update compares with the old spec", copy);
 	state_close(&state, false);
 out:
