@@ -18,11 +18,21 @@
  *   | tag (16 bytes)                                                |
  *   +---------------------------------------------------------------+
  *
- * The 12-byte nonce is salt (4 bytes, part of the key material) || seq
- * (8 bytes, big-endian). It is never sent: the receiver rebuilds it from its
- * own salt and the header's seq, so a nonce is never reused while seq only
- * grows. seq starts at 1; 0 and 2^64-1 are never sent. The seq is sent in
- * full (64 bits, unlike ESP's low 32), so the receiver needs no ESN guessing.
+ * The 12-byte nonce is salt (4 bytes) || seq (8 bytes, big-endian). It is
+ * never sent: the receiver rebuilds it from its own salt and the header's
+ * seq. seq starts at 1 and only grows; 0 and 2^64-1 are never sent. The seq
+ * is sent in full (64 bits, unlike ESP's low 32), so the receiver needs no
+ * ESN guessing.
+ *
+ * Uniqueness of (key, nonce) rests on the keys, not on seq alone: seq
+ * starts at 1 again whenever a VNF starts. So the key and the salt are not
+ * the key file's: each security association (one SPI, one direction) of
+ * each deployment derives its own from the key file's long-term key with
+ * HKDF-SHA256, salted with a random value made at `calvin up`, over the
+ * chain, the SPI and the direction (calvin_sa_derive() in
+ * userspace/lib/aead.h). Within an SA, seq never repeats; two SAs or two
+ * deployments never share a key. A packet from an earlier deployment fails
+ * the tag, whatever its seq.
  */
 #ifndef CALVIN_CRYPT_H
 #define CALVIN_CRYPT_H

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* libFuzzer harness: arbitrary bytes into the chain spec parser. */
+/* libFuzzer harness: arbitrary bytes into the chain spec parser; what
+ * parses keeps the spec's contract (limits, pairs), and its copy with
+ * resolved key-file paths parses to the same spec. */
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdint.h>
@@ -11,13 +13,17 @@
 #include <calvin/telemetry.h>
 
 #include "chainspec.h"
+#include "pair.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A valid spec with one value per line; libyaml is not instrumented, so
+/* Valid specs with one value per line; libyaml is not instrumented, so
  * raw bytes rarely get past it into the value checks. Putting the input
- * into one slot of this template fuzzes those checks directly. */
-static const char *const slots[][2] = {
+ * into one slot of one of these templates fuzzes those checks directly.
+ * Two templates, because a chain holds at most 8 VNFs: the kernel kinds
+ * with a user forward, and the encrypt/decrypt and nc pairs. A slot's
+ * index counts through both (the seeds' first bytes). */
+static const char *const kernel_slots[][2] = {
     {"name: ", "c"},
     {"budget: ", "1ms"},
     {"placement: ", "pinned"},
@@ -65,17 +71,6 @@ static const char *const slots[][2] = {
     {"    r: ", "30%"},
     {"    loss-good: ", "0.001%"},
     {"    loss-bad: ", "50%"},
-    {"  - name: ", "n"},
-    {"    kind: ", "nc-encode"},
-    {"    k: ", "4"},
-    {"    r: ", "2"},
-    {"    flush: ", "1ms"},
-    {"  - name: ", "x"},
-    {"    kind: ", "decrypt"},
-    {"    cipher: ", "aes-256-gcm"},
-    {"    key-file: ", "k.key"},
-    {"    spi: ", "0x100"},
-    {"    replay-window: ", "64"},
     {"server:\n  name: ", "s"},
     {"  kind: ", "echo"},
     {"probe:\n  port: ", "7357"},
@@ -84,7 +79,38 @@ static const char *const slots[][2] = {
     {"  mode: ", "paced"},
     {"  size: ", "256"},
 };
-#define NR_SLOTS (sizeof(slots) / sizeof(slots[0]))
+
+/* An nc pair around an encrypt/decrypt pair; the decryptor's spi-rev is
+ * the default, which must be what the encryptor gives. */
+static const char *const pair_slots[][2] = {
+    {"name: c\nbudget: 1ms\nvnfs:\n  - name: ", "n"},
+    {"    kind: ", "nc-encode"},
+    {"    k: ", "4"},
+    {"    r: ", "2"},
+    {"    flush: ", "1ms"},
+    {"    direction: ", "both"},
+    {"  - name: ", "e"},
+    {"    kind: ", "encrypt"},
+    {"    cipher: ", "aes-256-gcm"},
+    {"    key-file: ", "k.key"},
+    {"    spi: ", "0x100"},
+    {"    spi-rev: ", "0x101"},
+    {"    direction: ", "both"},
+    {"  - name: ", "x"},
+    {"    kind: ", "decrypt"},
+    {"    cipher: ", "aes-256-gcm"},
+    {"    key-file: ", "k.key"},
+    {"    spi: ", "0x100"},
+    {"    replay-window: ", "64"},
+    {"  - name: ", "d"},
+    {"    kind: ", "nc-decode"},
+    {"    k: ", "4"},
+    {"    r: ", "2"},
+    {"    direction: ", "both"},
+};
+
+#define NR_KERNEL_SLOTS (sizeof(kernel_slots) / sizeof(kernel_slots[0]))
+#define NR_PAIR_SLOTS (sizeof(pair_slots) / sizeof(pair_slots[0]))
 
 static bool prefix_ok(const struct calvin_prefix *p)
 {
@@ -102,8 +128,8 @@ static bool prefix_ok(const struct calvin_prefix *p)
 
 static bool rule_ok(const struct calvin_acl_rule *r)
 {
-	bool any_ports = r->sport.lo == 0 && r->sport.hi == 65535 && r->dport.lo == 0 &&
-			 r->dport.hi == 65535;
+	bool any_ports =
+	    r->sport.lo == 0 && r->sport.hi == 65535 && r->dport.lo == 0 && r->dport.hi == 65535;
 
 	return prefix_ok(&r->src) && prefix_ok(&r->dst) && r->sport.lo <= r->sport.hi &&
 	       r->dport.lo <= r->dport.hi && r->action <= CALVIN_ACL_DENY &&
@@ -140,13 +166,78 @@ static bool params_ok(const struct calvin_vnf_spec *v)
 		       im->ge_loss_bad_ppm <= 1000000 && im->duplicate_ppm <= 1000000;
 	case CALVIN_VNF_NC_ENCODE:
 	case CALVIN_VNF_NC_DECODE:
-		return v->nc.k >= 1 && v->nc.k <= 64 && v->nc.r <= 64 && v->nc.flush_ns > 0;
+		return v->nc.k >= 1 && v->nc.k <= 64 && v->nc.r <= 64 && v->nc.flush_ns > 0 &&
+		       v->nc.direction <= CALVIN_DIRS_REV;
 	case CALVIN_VNF_ENCRYPT:
 	case CALVIN_VNF_DECRYPT:
-		return v->crypt.spi >= 1 && v->crypt.key_file[0] &&
+		return v->crypt.spi >= 1 && v->crypt.spi_rev >= 1 &&
+		       v->crypt.spi != v->crypt.spi_rev && v->crypt.direction <= CALVIN_DIRS_REV &&
+		       v->crypt.key_file[0] &&
 		       memchr(v->crypt.key_file, 0, sizeof(v->crypt.key_file));
 	}
 	return false;
+}
+
+static bool pair_matches(const struct calvin_vnf_spec *h, const struct calvin_vnf_spec *t)
+{
+	if (calvin_pair_closer(h->kind) != t->kind)
+		return false;
+	if (t->kind == CALVIN_VNF_NC_DECODE)
+		return h->nc.k == t->nc.k && h->nc.r == t->nc.r &&
+		       h->nc.direction == t->nc.direction;
+	return h->crypt.spi == t->crypt.spi && h->crypt.spi_rev == t->crypt.spi_rev &&
+	       h->crypt.cipher == t->crypt.cipher && h->crypt.direction == t->crypt.direction &&
+	       !strcmp(h->crypt.key_file, t->crypt.key_file);
+}
+
+/* Pairs nest and match: each tail closes the last head still open. */
+static bool pairs_ok(const struct calvin_chain_spec *spec)
+{
+	const struct calvin_vnf_spec *open[CALVIN_MAX_VNFS], *v;
+	unsigned int n = 0, i;
+
+	for (i = 0; i < spec->nr_vnfs; i++) {
+		v = &spec->vnfs[i];
+		if (calvin_pair_head(v->kind))
+			open[n++] = v;
+		else if (calvin_pair_tail(v->kind) && (!n || !pair_matches(open[--n], v)))
+			return false;
+	}
+	return n == 0;
+}
+
+/* The copy the controller keeps: the same spec, its key files replaced by
+ * the paths it gives them, every VNF on the line it was. */
+static void resolved_checked(const char *text, size_t size, struct calvin_chain_spec *spec)
+{
+	static struct calvin_chain_spec again;
+	unsigned int i, n = 0;
+	char *out = NULL, *key;
+	size_t len = 0;
+
+	for (i = 0; i < spec->nr_vnfs; i++) {
+		key = spec->vnfs[i].crypt.key_file;
+		if (spec->vnfs[i].kind != CALVIN_VNF_ENCRYPT &&
+		    spec->vnfs[i].kind != CALVIN_VNF_DECRYPT)
+			continue;
+		/* as calvin_spec_load() makes it absolute */
+		if (strlen(key) + 6 >= sizeof(spec->vnfs[i].crypt.key_file))
+			return;
+		memmove(key + 5, key, strlen(key) + 1);
+		memcpy(key, "/abs/", 5);
+		n++;
+	}
+	if (!n)
+		return;
+	if (calvin_spec_text_resolved(text, size, spec, &out, &len) ||
+	    calvin_spec_parse(out, len, "f.yaml", &again, NULL, 0) ||
+	    again.nr_vnfs != spec->nr_vnfs)
+		abort();
+	for (i = 0; i < spec->nr_vnfs; i++)
+		if (strcmp(again.vnfs[i].crypt.key_file, spec->vnfs[i].crypt.key_file) ||
+		    again.vnfs[i].pos.line != spec->vnfs[i].pos.line)
+			abort();
+	free(out);
 }
 
 /* Its space fits its kind, and a shared node holds neighbours in kernel space. */
@@ -181,13 +272,17 @@ static void parse_checked(const char *data, size_t size)
 		return;
 	memcpy(text, data, size);
 	ret = calvin_spec_parse(text, size, "f.yaml", &spec, err, sizeof(err));
-	free(text);
 	if (ret) {
+		free(text);
 		if ((ret != -EINVAL && ret != -ENOMEM) || strncmp(err, "f.yaml:", 7) ||
 		    strchr(err, '\n'))
 			abort();
 		return;
 	}
+	if (!pairs_ok(&spec))
+		abort();
+	resolved_checked(text, size, &spec);
+	free(text);
 	if (!calvin_name_valid(spec.name) || spec.budget_ns == 0 || spec.nr_vnfs < 1 ||
 	    spec.nr_vnfs > CALVIN_MAX_VNFS || !calvin_name_valid(spec.server.name) ||
 	    spec.probe.port < 1 || spec.probe.port > 65535 || spec.probe.size > 1472 ||
@@ -202,21 +297,27 @@ static void parse_checked(const char *data, size_t size)
 			abort();
 }
 
-/* The first byte picks a slot, the rest is its value. */
+/* The first byte picks a slot of one template, the rest is its value. */
 static void parse_in_template(const uint8_t *data, size_t size)
 {
-	size_t slot, i, len = 0, cap = size;
+	const char *const(*slots)[2] = kernel_slots;
+	size_t nr = NR_KERNEL_SLOTS, slot, i, len = 0, cap = size;
 	char *text;
 
 	if (size < 1)
 		return;
-	for (i = 0; i < NR_SLOTS; i++)
+	slot = data[0] % (NR_KERNEL_SLOTS + NR_PAIR_SLOTS);
+	if (slot >= NR_KERNEL_SLOTS) {
+		slots = pair_slots;
+		nr = NR_PAIR_SLOTS;
+		slot -= NR_KERNEL_SLOTS;
+	}
+	for (i = 0; i < nr; i++)
 		cap += strlen(slots[i][0]) + strlen(slots[i][1]) + 1;
 	text = malloc(cap);
 	if (!text)
 		return;
-	slot = data[0] % NR_SLOTS;
-	for (i = 0; i < NR_SLOTS; i++) {
+	for (i = 0; i < nr; i++) {
 		len += (size_t)snprintf(text + len, cap - len, "%s", slots[i][0]);
 		if (i == slot) {
 			memcpy(text + len, data + 1, size - 1);

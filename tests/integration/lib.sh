@@ -98,3 +98,44 @@ vnf_stat() { # CHAIN VNF KEY
 	$CALVIN -j status "$1" | sed 's/{"name":/\n&/g' | grep "^{\"name\":\"$2\"" |
 		grep -o "\"$3\":[0-9]*" | head -n 1 | cut -d: -f2
 }
+
+# A copy of a chain spec (as spec_copy) with a wiretap: a user-space
+# forward VNF on af_packet inserted before VNF BEFORE. A capture on the
+# tap's interfaces (tests/tools/capture) sees what the link carries both
+# ways: af_xdp hands received frames to its socket before any packet tap,
+# af_packet does not. Prints the copy's path.
+spec_tap() { # FILE NAME BEFORE
+	local out=$TMP/$2.yaml
+	awk -v n="$2" -v b="$3" '
+		/^name: / { print "name: " n; next }
+		$0 ~ "^  - name: " b "$" {
+			print "  - name: tap\n    kind: forward\n    space: user\n    pmd: af_packet"
+		}
+		{ print }' "$1" >"$out"
+	echo "$out"
+}
+
+# Capture the UDP frames a node's interface receives, in the background
+# (PID in CAPTURE_PID), once the socket is bound; see tests/tools/capture.c
+# for the output.
+capture_start() { # CHAIN NODE IFNAME SECONDS OUT
+	local i
+	$CALVIN exec "$1" "$2" -- build/tests/tools/capture "$3" "$4" >"$5" 2>"$5.err" &
+	CAPTURE_PID=$!
+	for i in $(seq 50); do
+		grep -q capturing "$5.err" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "capture on $2 $3 did not start: $(cat "$5.err")"
+}
+
+# A counter of one direction (fwd or rev) of a kernel VNF.
+vnf_stat_dir() { # CHAIN VNF DIR KEY
+	$CALVIN -j status "$1" | sed 's/{"name":/\n&/g' | grep "^{\"name\":\"$2\"" |
+		grep -o "\"$3\":{[^}]*}" | grep -o "\"$4\":[0-9]*" | head -n 1 | cut -d: -f2
+}
+
+# The MAC address of a node's interface.
+node_mac() { # CHAIN NODE IFNAME
+	ip -n "calvin-$1.$2" -o link show "$3" | grep -o 'link/ether [0-9a-f:]*' | cut -d' ' -f2
+}

@@ -124,7 +124,9 @@ static void test_kinds(void **state)
 /* User VNFs' parameters are compared too; the caller refuses the change. */
 static void test_user_params(void **state)
 {
-#define NC(k) "name: c\nbudget: 1ms\nvnfs:\n  - {name: enc, kind: nc-encode, k: " k "}\n"
+#define NC(k)                                                                                      \
+	"name: c\nbudget: 1ms\nvnfs:\n  - {name: enc, kind: nc-encode, k: " k "}\n"                   \
+	"  - {name: dec, kind: nc-decode, k: " k "}\n"
 	diff(NC("4"), "# moved\n" NC("4"));
 	assert_int_equal(d.nr_params, 0);
 	diff(NC("4"), NC("8"));

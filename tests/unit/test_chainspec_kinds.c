@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Unit tests of the chain spec parser's VNF kinds and nodes: the exact
- * "file:line:col" and message of every error a user can make in them. */
+/* Unit tests of the chain spec parser's VNF kinds, nodes and pairs: the
+ * exact "file:line:col" and message of every error a user can make in
+ * them. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +24,9 @@
 #define R_AT(col) "t.yaml:7:" #col ": "
 /* line 7 the route: "      - {" EXTRA "}", EXTRA at column 10 */
 #define ROUTE(extra) HEAD "  - name: rt\n    kind: router\n    routes:\n      - {" extra "}\n"
+/* an encrypt/decrypt pair, one line each, EXTRA at column 43 */
+#define ENC(extra) "  - {name: e, kind: encrypt, key-file: k, " extra "}\n"
+#define DEC(extra) "  - {name: d, kind: decrypt, key-file: k, " extra "}\n"
 
 struct bad_case {
 	const char *name;
@@ -188,6 +192,56 @@ static const struct bad_case bad_cases[] = {
      "t.yaml:4:32: ", "node 'srv' is the server's node"},
     {"burst_on_kernel_forward", ONE("forward", "node: n, burst: 2"),
      "t.yaml:4:39: ", "burst applies to user-space VNFs only"},
+    /* pairs: every tail closes the head before it, with its settings */
+    {"decrypt_alone", HEAD DEC(""), "t.yaml:4:5: ",
+     "decrypt 'd' has no encrypt before it; put an encrypt VNF with the same cipher, key-file, "
+     "spi, spi-rev and direction before it"},
+    {"decrypt_first", HEAD DEC("") ENC(""), "t.yaml:4:5: ", "decrypt 'd' has no encrypt before"},
+    {"nc_decode_alone", HEAD "  - {name: d, kind: nc-decode}\n", "t.yaml:4:5: ",
+     "nc-decode 'd' has no nc-encode before it; put an nc-encode VNF with the same k, r and "
+     "direction before it"},
+    {"encrypt_alone", HEAD ENC(""),
+     "t.yaml:4:5: ", "encrypt 'e' has no decrypt after it; put a decrypt VNF with the same cipher"},
+    {"nc_encode_alone", HEAD "  - {name: e, kind: nc-encode}\n",
+     "t.yaml:4:5: ", "nc-encode 'e' has no nc-decode after it; put an nc-decode VNF"},
+    {"cipher", HEAD ENC("") DEC("cipher: chacha20-poly1305"), "t.yaml:5:5: ",
+     "decrypt 'd' does not match encrypt 'e' (line 4): cipher chacha20-poly1305 here, "
+     "aes-256-gcm there; give both ends of the pair the same cipher, key-file, spi, spi-rev "
+     "and direction"},
+    {"key_file", HEAD ENC("") "  - {name: d, kind: decrypt, key-file: k2}\n",
+     "t.yaml:5:5: ", "key-file k2 here, k there"},
+    {"spi", HEAD ENC("spi: 5") DEC("spi: 6"), "t.yaml:5:5: ", "spi 0x6 here, 0x5 there"},
+    {"spi_rev", HEAD ENC("spi-rev: 7") DEC(""), "t.yaml:5:5: ", "spi-rev 0x2 here, 0x7 there"},
+    {"direction", HEAD ENC("direction: fwd") DEC(""),
+     "t.yaml:5:5: ", "direction both here, fwd there"},
+    {"nc_k", HEAD "  - {name: e, kind: nc-encode, k: 8}\n  - {name: d, kind: nc-decode}\n",
+     "t.yaml:5:5: ",
+     "nc-decode 'd' does not match nc-encode 'e' (line 4): k 4 here, 8 there; give both ends "
+     "of the pair the same k, r and direction"},
+    {"nc_r", HEAD "  - {name: e, kind: nc-encode}\n  - {name: d, kind: nc-decode, r: 3}\n",
+     "t.yaml:5:5: ", "r 3 here, 1 there"},
+    {"nc_direction",
+     HEAD "  - {name: e, kind: nc-encode}\n  - {name: d, kind: nc-decode, direction: rev}\n",
+     "t.yaml:5:5: ", "direction rev here, both there"},
+    {"crossed",
+     HEAD "  - {name: ne, kind: nc-encode}\n" ENC("") "  - {name: nd, kind: nc-decode}\n" DEC(""),
+     "t.yaml:6:5: ",
+     "nc-decode 'nd' comes before the decrypt that closes encrypt 'e' (line 5); pairs must "
+     "nest, so close the inner pair first"},
+    {"spi_shared",
+     HEAD ENC("spi: 5") DEC("spi: 5") "  - {name: e2, kind: encrypt, key-file: k2, "
+				      "spi: 6}\n  - {name: d2, kind: decrypt, "
+				      "key-file: k2, spi: 6}\n",
+     "t.yaml:6:5: ",
+     "encrypt 'e2' uses spi 0x6, as encrypt 'e' (line 4) does; give each encrypt/decrypt pair "
+     "SPIs of its own"},
+    {"spi_rev_same", HEAD ENC("spi: 5, spi-rev: 5") DEC("spi: 5, spi-rev: 5"), "t.yaml:4:60: ",
+     "spi-rev 0x5 is the same as spi; each direction needs an SPI of its own, e.g. 'spi-rev: "
+     "0x6'"},
+    {"direction_word", HEAD ENC("direction: west"),
+     "t.yaml:4:54: ", "unknown direction 'west'; use one of: both, fwd, rev"},
+    {"key_file_lines", HEAD "  - name: e\n    kind: encrypt\n    key-file: \"a\n      b\"\n",
+     "t.yaml:6:15: ", "key-file spans several lines; write the path on one line"},
 };
 
 static void test_bad(void **state)

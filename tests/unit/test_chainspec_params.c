@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "chainspec.h"
@@ -197,53 +198,71 @@ static void test_impair(void **state)
 static void test_nc(void **state)
 {
 	static const char yaml[] =
-	    HEAD "  - {name: enc, kind: nc-encode}\n"
+	    HEAD "  - {name: enc, kind: nc-encode, k: 64, r: 0}\n"
 		 "  - {name: dec, kind: nc-decode, space: user, k: 64, r: 0, flush: 500us,\n"
-		 "     burst: 32, pmd: af_packet}\n";
+		 "     burst: 32, pmd: af_packet}\n"
+		 "  - {name: e2, kind: nc-encode, direction: rev}\n"
+		 "  - {name: d2, kind: nc-decode, direction: rev}\n";
 
 	assert_int_equal(parse(yaml), 0);
 	assert_int_equal(s.vnfs[0].kind, CALVIN_VNF_NC_ENCODE);
 	assert_int_equal(s.vnfs[0].space, CALVIN_USER);
 	assert_int_equal(s.vnfs[0].burst, 1);
 	assert_int_equal(s.vnfs[0].pmd, CALVIN_PMD_AF_XDP);
-	assert_int_equal(s.vnfs[0].nc.k, 4);
-	assert_int_equal(s.vnfs[0].nc.r, 1);
 	assert_int_equal(s.vnfs[0].nc.flush_ns, 1000000);
+	assert_int_equal(s.vnfs[0].nc.direction, CALVIN_DIRS_BOTH);
 	assert_int_equal(s.vnfs[1].kind, CALVIN_VNF_NC_DECODE);
 	assert_int_equal(s.vnfs[1].nc.k, 64);
 	assert_int_equal(s.vnfs[1].nc.r, 0);
 	assert_int_equal(s.vnfs[1].nc.flush_ns, 500000);
 	assert_int_equal(s.vnfs[1].burst, 32);
 	assert_int_equal(s.vnfs[1].pmd, CALVIN_PMD_AF_PACKET);
+	assert_int_equal(s.vnfs[2].nc.k, 4);
+	assert_int_equal(s.vnfs[2].nc.r, 1);
+	assert_int_equal(s.vnfs[3].nc.direction, CALVIN_DIRS_REV);
 }
 
 static void test_crypt(void **state)
 {
 	static const char yaml[] =
-	    HEAD "  - {name: enc, kind: encrypt, key-file: k.key}\n"
-		 "  - {name: dec, kind: decrypt, key-file: /etc/calvin/k.key, spi: 0xffffffff,\n"
-		 "     cipher: chacha20-poly1305, replay-window: 32}\n"
-		 "  - {name: d2, kind: decrypt, key-file: ../keys/k.key, spi: 256}\n";
-	const struct calvin_crypt_spec *e = &s.vnfs[0].crypt, *d = &s.vnfs[1].crypt;
+	    HEAD "  - {name: enc, kind: encrypt, key-file: k.key, spi-rev: 7}\n"
+		 "  - {name: e2, kind: encrypt, key-file: /etc/calvin/k.key, spi: 0xffffffff,\n"
+		 "     cipher: chacha20-poly1305, direction: fwd}\n"
+		 "  - {name: d2, kind: decrypt, key-file: /etc/calvin/k.key, spi: 0xffffffff,\n"
+		 "     cipher: chacha20-poly1305, replay-window: 32, direction: fwd}\n"
+		 "  - {name: dec, kind: decrypt, key-file: k.key, spi-rev: 7}\n";
+	const struct calvin_crypt_spec *e = &s.vnfs[0].crypt, *d = &s.vnfs[2].crypt;
 
 	assert_int_equal(parse_as(yaml, "chains/sub/t.yaml"), 0);
 	assert_int_equal(s.vnfs[0].space, CALVIN_USER);
 	assert_int_equal(e->cipher, CALVIN_CIPHER_AES_256_GCM);
 	assert_string_equal(e->key_file, "chains/sub/k.key");
 	assert_int_equal(e->spi, 1);
+	assert_int_equal(e->spi_rev, 7);
+	assert_int_equal(e->direction, CALVIN_DIRS_BOTH);
 	assert_int_equal(e->replay_window, 0);
 	assert_int_equal(d->cipher, CALVIN_CIPHER_CHACHA20_POLY1305);
 	assert_string_equal(d->key_file, "/etc/calvin/k.key");
 	assert_int_equal(d->spi, 0xffffffffu);
+	assert_int_equal(d->spi_rev, 1); /* the default wraps */
+	assert_int_equal(d->direction, CALVIN_DIRS_FWD);
 	assert_int_equal(d->replay_window, 32);
-	assert_string_equal(s.vnfs[2].crypt.key_file, "chains/sub/../keys/k.key");
-	assert_int_equal(s.vnfs[2].crypt.spi, 256);
-	assert_int_equal(s.vnfs[2].crypt.replay_window, 1024);
+	assert_string_equal(s.vnfs[3].crypt.key_file, "chains/sub/k.key");
+	assert_int_equal(s.vnfs[3].crypt.replay_window, 1024);
+	/* where key-file's value is written: line, column, characters */
+	assert_int_equal(s.vnfs[0].key_file_pos.line, 4);
+	assert_int_equal(s.vnfs[0].key_file_pos.col, 42);
+	assert_int_equal(s.vnfs[0].key_file_span.end - s.vnfs[0].key_file_span.start, 5);
 	/* a spec path without a directory: relative to the current one */
 	assert_int_equal(parse_as(yaml, "t.yaml"), 0);
 	assert_string_equal(s.vnfs[0].crypt.key_file, "k.key");
 	assert_int_equal(parse_as(yaml, "/t.yaml"), 0);
 	assert_string_equal(s.vnfs[0].crypt.key_file, "/k.key");
+	/* the default spi-rev is spi + 1 */
+	assert_int_equal(parse(HEAD "  - {name: e, kind: encrypt, key-file: k, spi: 0x100}\n"
+				    "  - {name: d, kind: decrypt, key-file: k, spi: 0x100}\n"),
+			 0);
+	assert_int_equal(s.vnfs[1].crypt.spi_rev, 0x101);
 }
 
 static void test_nodes(void **state)
@@ -267,7 +286,7 @@ static void test_nodes(void **state)
 
 static void test_example_chains(void **state)
 {
-	char err[CALVIN_ERR_MAX];
+	char err[CALVIN_ERR_MAX], cwd[4200];
 	glob_t g;
 	size_t i;
 
@@ -293,11 +312,17 @@ static void test_example_chains(void **state)
 	assert_int_equal(s.vnfs[0].nc.r, 2);
 	assert_int_equal(s.vnfs[1].impair.loss_ppm, 50000);
 	assert_int_equal(s.vnfs[1].impair.seed, 42);
-	assert_int_equal(s.vnfs[1].impair.direction, CALVIN_DIRS_FWD);
+	assert_int_equal(s.vnfs[1].impair.direction, CALVIN_DIRS_BOTH);
 	assert_int_equal(s.vnfs[2].kind, CALVIN_VNF_NC_DECODE);
+	assert_int_equal(s.vnfs[2].nc.direction, CALVIN_DIRS_BOTH);
 	assert_int_equal(calvin_spec_load("chains/tactile-crypt.yaml", &s, err, sizeof(err)), 0);
-	assert_string_equal(s.vnfs[0].crypt.key_file, "chains/tactile-crypt.key");
+	/* made absolute at load: a copy elsewhere names the same file */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	strcat(cwd, "/chains/tactile-crypt.key");
+	assert_string_equal(s.vnfs[0].crypt.key_file, cwd);
 	assert_int_equal(s.vnfs[1].crypt.spi, 0x100);
+	assert_int_equal(s.vnfs[1].crypt.spi_rev, 0x101);
+	assert_int_equal(s.vnfs[1].crypt.direction, CALVIN_DIRS_BOTH);
 	assert_int_equal(calvin_spec_load("chains/tactile-multi.yaml", &s, err, sizeof(err)), 0);
 	assert_string_equal(s.vnfs[0].node, "edge");
 	assert_string_equal(s.vnfs[1].node, "edge");

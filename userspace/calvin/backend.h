@@ -11,6 +11,7 @@
 
 #include "chainspec.h"
 #include "loader.h"
+#include "pair.h"
 #include "plan.h"
 #include "state.h"
 #include "topo.h"
@@ -36,6 +37,10 @@ struct deploy {
 	const struct calvin_chain_spec *spec;
 	struct chain_state *state;
 	const struct calvin_plan *plan;
+	/* hex, fresh for each `up`: the salt of the traffic keys of its
+	 * encrypt/decrypt pairs (userspace/lib/pair.h); also in the chain's
+	 * state directory, CHAIN.d/deploy-random */
+	char deploy_random[2 * CALVIN_DEPLOY_RANDOM_LEN + 1];
 	unsigned int nr_nodes;
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 };

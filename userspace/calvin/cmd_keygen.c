@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* calvin keygen FILE: a new random key file for encrypt/decrypt VNFs
- * (mode 0600, never overwrites). */
+ * (mode 0600, never overwrites): a long-term key, from which each
+ * deployment derives its traffic keys. */
 #include <stdio.h>
 
 #include "aead.h"
@@ -16,6 +17,6 @@ int cmd_keygen(const struct cmd_args *a)
 		return CALVIN_EXIT_USAGE;
 	}
 	if (!calvin_json)
-		printf("%s: new key (AES-256/ChaCha20 key and salt), mode 0600\n", a->arg[0]);
+		printf("%s: new long-term key, mode 0600\n", a->arg[0]);
 	return 0;
 }

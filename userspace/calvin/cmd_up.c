@@ -7,41 +7,36 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "backend.h"
 #include "commands.h"
-#include "keyfile.h"
 #include "loader.h"
 #include "util.h"
 
-/* Keep a copy of the spec: `probe`, `status` and `down` need what was deployed,
- * whatever happens to the file afterwards. */
-int copy_file(const char *from, const char *to)
+/* A fresh random value for this deployment, from which its encrypt and
+ * decrypt VNFs derive their traffic keys: no deployment reuses the keys
+ * (and so the nonces) of another. Not secret; kept beside the journal. */
+static int deploy_random_make(struct deploy *d, const char *dir)
 {
-	char buf[8192];
-	int in, out, err = 0;
-	ssize_t n;
+	uint8_t rnd[CALVIN_DEPLOY_RANDOM_LEN];
+	char path[PATH_MAX + sizeof(CALVIN_DEPLOY_RANDOM_FILE) + 1];
+	unsigned int i;
+	int fd, err = 0;
 
-	in = open(from, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+		return -EIO;
+	for (i = 0; i < sizeof(rnd); i++)
+		snprintf(d->deploy_random + 2 * i, 3, "%02x", rnd[i]);
+	snprintf(path, sizeof(path), "%s/%s", dir, CALVIN_DEPLOY_RANDOM_FILE);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
 		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (out < 0) {
-		err = -errno;
-		goto close_in;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n) {
-			err = -EIO;
-			break;
-		}
-	if (n < 0)
-		err = -errno;
-	close(out);
-close_in:
-	close(in);
+	if (dprintf(fd, "%s\n", d->deploy_random) < 0)
+		err = -EIO;
+	close(fd);
 	return err;
 }
 
@@ -61,11 +56,13 @@ static int write_plan_record(const char *path, const struct deploy *d)
 	return fclose(f) ? -errno : 0;
 }
 
-/* The chain's own files: spec copy, plan record, log dir, bpffs pin root. */
+/* The chain's own files: plan record, spec copy, log dir, deployment random,
+ * bpffs pin root. `probe`, `status` and `down` need what was deployed,
+ * whatever happens to the file afterwards: the copy names the same key files. */
 static int chain_files(struct deploy *d)
 {
 	const char *name = d->spec->name;
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[CALVIN_ERR_MAX];
 	int err;
 
 	err = state_file(path, sizeof(path), name, ".plan");
@@ -79,15 +76,20 @@ static int chain_files(struct deploy *d)
 	err = state_file(path, sizeof(path), name, ".yaml");
 	if (!err)
 		err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
-	if (!err)
-		err = copy_file(d->spec->path, path);
 	if (err)
 		return err;
+	err = calvin_spec_copy(d->spec->path, path, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "%s\n", why);
+		return err;
+	}
 	err = state_file(path, sizeof(path), name, ".d");
 	if (!err)
 		err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
 	if (!err)
 		err = mkdir_p(path, 0700);
+	if (!err)
+		err = deploy_random_make(d, path);
 	if (err)
 		return err;
 	err = chain_pin_dir(path, sizeof(path), name);
@@ -173,37 +175,12 @@ static int check_shared_nodes(const struct calvin_chain_spec *spec)
 	return 0;
 }
 
-/* Key files of encrypt/decrypt VNFs: readable only by their owner, and
- * well-formed, before anything is created (calvin-vnf checks again). */
-static int check_key_files(const struct calvin_chain_spec *spec)
-{
-	char err[CALVIN_ERR_MAX];
-	struct calvin_key *k;
-	unsigned int i;
-	int rc = 0;
-
-	for (i = 0; !rc && i < spec->nr_vnfs; i++) {
-		if (spec->vnfs[i].kind != CALVIN_VNF_ENCRYPT &&
-		    spec->vnfs[i].kind != CALVIN_VNF_DECRYPT)
-			continue;
-		k = calvin_key_new();
-		if (!k)
-			return CALVIN_EXIT_FAIL;
-		if (calvin_keyfile_load(spec->vnfs[i].crypt.key_file, k, err, sizeof(err))) {
-			fprintf(stderr, "%s\n", err);
-			rc = CALVIN_EXIT_USAGE;
-		}
-		calvin_key_free(k);
-	}
-	return rc;
-}
-
 /* The paths `up` will journal under the state directory and bpffs,
  * derived now: one that does not fit a journal entry is refused before
  * anything exists (the backend checks its own names in its check()). */
 static int check_journal_names(const struct calvin_chain_spec *spec)
 {
-	static const char *const files[] = { ".state", ".yaml", ".d" };
+	static const char *const files[] = { ".state", ".plan", ".yaml", ".d" };
 	char path[PATH_MAX];
 	unsigned int i;
 	int err = 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* calvin validate CHAIN.yaml: parse and check a spec; create nothing. */
+/* calvin validate CHAIN.yaml: parse and check a spec and its key files;
+ * create nothing, need no root. */
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -13,6 +14,8 @@ int cmd_validate(const struct cmd_args *a)
 	int rc;
 
 	rc = load_spec(path, &spec);
+	if (!rc)
+		rc = check_key_files(&spec);
 	if (rc)
 		return rc;
 	if (calvin_json)

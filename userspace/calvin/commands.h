@@ -80,6 +80,9 @@ int load_spec(const char *path, struct calvin_chain_spec *spec);
 /* A chain or node name from the command line, checked like one in a chain
  * file (what: "chain", "node"); prints the one error line itself. */
 int check_name(const char *what, const char *name);
+/* The key files of a spec's encrypt/decrypt VNFs are there, safe and
+ * well-formed; prints the error line itself. Needs no root. */
+int check_key_files(const struct calvin_chain_spec *spec);
 /* Refuse politely unless root. */
 int need_root(const char *what);
 /* The placement for spec on this host (CALVIN_HOST_ROOT: a fake host for
@@ -97,7 +100,6 @@ int check_probe_size(const struct calvin_chain_spec *spec, unsigned int size);
 int chain_up(const struct calvin_chain_spec *spec);
 /* Apply changed kernel VNF parameters to a deployed chain (re-up). */
 int chain_update(const struct calvin_chain_spec *spec);
-int copy_file(const char *from, const char *to);
 /* Tear a chain down (returns an exit code; harmless when not deployed). */
 int chain_down(const char *chain);
 /* The spec a deployed chain was brought up with. */

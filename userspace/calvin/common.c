@@ -35,6 +35,16 @@ int check_name(const char *what, const char *name)
 	return CALVIN_EXIT_USAGE;
 }
 
+int check_key_files(const struct calvin_chain_spec *spec)
+{
+	char err[CALVIN_ERR_MAX];
+
+	if (!calvin_spec_check_key_files(spec, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "%s\n", err);
+	return CALVIN_EXIT_USAGE;
+}
+
 int need_root(const char *what)
 {
 	if (geteuid() == 0)

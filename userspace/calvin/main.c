@@ -31,7 +31,7 @@ static const struct calvin_cmd cmds[] = {
 	  .min_args = 1,
 	  .max_args = 1,
 	  .synopsis = "CHAIN.yaml",
-	  .summary = "check a spec, create nothing",
+	  .summary = "check a spec and its key files, create nothing",
 	  .usage = "Parse and check a chain file; every error names file:line:column and what to\n"
 		   "do. Needs no root and creates nothing.\n" },
 	{ .name = "plan",
@@ -111,7 +111,7 @@ static const struct calvin_cmd cmds[] = {
 	  .min_args = 1,
 	  .max_args = 1,
 	  .synopsis = "FILE",
-	  .summary = "a new key file for encrypt/decrypt VNFs",
+	  .summary = "a new key file (long-term key) for encrypt/decrypt VNFs",
 	  .usage = "Write a new random key file (mode 0600) for encrypt and decrypt VNFs; an\n"
 		   "existing file is never overwritten.\n" },
 	{ .name = "help",

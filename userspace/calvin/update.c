@@ -77,10 +77,10 @@ static int apply(const struct calvin_chain_spec *spec, const struct calvin_spec_
  * own directory, which `down` removes. */
 static void refresh_copy(const struct calvin_chain_spec *spec, const char *copy)
 {
-	char tmp[PATH_MAX];
+	char tmp[PATH_MAX], why[CALVIN_ERR_MAX];
 
 	if (state_file(tmp, sizeof(tmp), spec->name, ".d/spec.yaml") ||
-	    copy_file(spec->path, tmp) || rename(tmp, copy))
+	    calvin_spec_copy(spec->path, tmp, why, sizeof(why)) || rename(tmp, copy))
 		calvin_err("cannot update %s; status shows the lines of the file as it was", copy);
 }
 

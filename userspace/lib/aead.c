@@ -8,15 +8,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
+#include <openssl/params.h>
 #include <openssl/rand.h>
 
 #include "aead.h"
 #include "keyfile.h"
-
-_Static_assert(CALVIN_SALT_LEN == CALVIN_CRYPT_SALT_LEN, "key file salt is the nonce salt");
+#include "pair.h"
 
 int calvin_aead_init(struct calvin_aead *a, enum calvin_cipher c, const uint8_t *key, size_t keylen,
 		     const uint8_t salt[CALVIN_CRYPT_SALT_LEN], uint32_t spi, int encrypt)
@@ -236,8 +238,8 @@ static int write_all(int fd, const char *p, size_t n)
 
 int calvin_keyfile_generate(const char *path, char *err, size_t errlen)
 {
-	static const char comment[] = "# calvin key file: 32-byte key then 4-byte salt, hex\n";
-	uint8_t raw[CALVIN_KEY_LEN + CALVIN_SALT_LEN];
+	static const char comment[] = "# calvin key file v2: a 32-byte long-term key, hex\n";
+	uint8_t raw[CALVIN_KEY_LEN];
 	char text[sizeof(comment) + CALVIN_KEYFILE_HEX_LEN + 1];
 	size_t n = sizeof(comment) - 1;
 	int fd, ret;
@@ -272,4 +274,65 @@ out_wipe:
 	OPENSSL_cleanse(raw, sizeof(raw));
 	OPENSSL_cleanse(text, sizeof(text));
 	return ret;
+}
+
+int calvin_hkdf_sha256(const uint8_t *ikm, size_t ikm_len, const uint8_t *salt, size_t salt_len,
+		       const uint8_t *info, size_t info_len, uint8_t *okm, size_t okm_len)
+{
+	OSSL_PARAM params[5], *p = params;
+	EVP_KDF_CTX *ctx = NULL;
+	EVP_KDF *kdf;
+	int ret = -EIO;
+
+	/* RFC 5869: at most 255 blocks of output */
+	if (!ikm || !ikm_len || !okm || !okm_len || okm_len > 255 * 32)
+		return -EINVAL;
+	kdf = EVP_KDF_fetch(NULL, OSSL_KDF_NAME_HKDF, NULL);
+	if (kdf)
+		ctx = EVP_KDF_CTX_new(kdf);
+	if (!ctx)
+		goto out;
+	*p++ = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)"SHA256", 0);
+	*p++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, (void *)ikm, ikm_len);
+	/* absent means HashLen zeros, which is what an empty salt is to HMAC */
+	if (salt_len)
+		*p++ =
+		    OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, (void *)salt, salt_len);
+	if (info_len)
+		*p++ =
+		    OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, (void *)info, info_len);
+	*p = OSSL_PARAM_construct_end();
+	if (EVP_KDF_derive(ctx, okm, okm_len, params) == 1)
+		ret = 0;
+out:
+	if (ret)
+		ERR_clear_error();
+	EVP_KDF_CTX_free(ctx); /* wipes its copy of the key */
+	EVP_KDF_free(kdf);
+	return ret;
+}
+
+int calvin_sa_derive(const uint8_t ltk[CALVIN_KEY_LEN],
+		     const uint8_t deploy_random[CALVIN_DEPLOY_RANDOM_LEN], const char *chain,
+		     uint32_t spi, unsigned int dir, struct calvin_sa_keys *out)
+{
+	uint8_t info[CALVIN_SA_INFO_MAX], okm[CALVIN_KEY_LEN + CALVIN_CRYPT_SALT_LEN];
+	int n, ret;
+
+	n = calvin_sa_info(info, sizeof(info), chain, spi, dir);
+	if (n < 0)
+		return n;
+	ret = calvin_hkdf_sha256(ltk, CALVIN_KEY_LEN, deploy_random, CALVIN_DEPLOY_RANDOM_LEN, info,
+				 (size_t)n, okm, sizeof(okm));
+	if (!ret) {
+		memcpy(out->key, okm, CALVIN_KEY_LEN);
+		memcpy(out->salt, okm + CALVIN_KEY_LEN, CALVIN_CRYPT_SALT_LEN);
+	}
+	OPENSSL_cleanse(okm, sizeof(okm));
+	return ret;
+}
+
+void calvin_sa_keys_wipe(struct calvin_sa_keys *k)
+{
+	OPENSSL_cleanse(k, sizeof(*k));
 }

@@ -80,9 +80,32 @@ struct calvin_aead_counters {
 void calvin_aead_count(struct calvin_aead_counters *c, int ret);
 
 /* Create a key file at path (mode 0600; an existing file is left alone:
- * -EEXIST) holding a fresh random key and salt from RAND_bytes, in the
- * format of keyfile.h. Returns 0 or -errno with one line in err. */
+ * -EEXIST) holding a fresh random long-term key from RAND_bytes, in the
+ * format of keyfile.h (v2). Returns 0 or -errno with one line in err. */
 int calvin_keyfile_generate(const char *path, char *err, size_t errlen);
+
+/* HKDF-SHA256 (RFC 5869), extract then expand, through OpenSSL's EVP_KDF:
+ * okm_len bytes (1..8160) from ikm (not empty), salt and info (either may
+ * be empty). Returns 0, -EINVAL or -EIO. */
+int calvin_hkdf_sha256(const uint8_t *ikm, size_t ikm_len, const uint8_t *salt, size_t salt_len,
+		       const uint8_t *info, size_t info_len, uint8_t *okm, size_t okm_len);
+
+/* What one security association is keyed with. */
+struct calvin_sa_keys {
+	uint8_t key[32];
+	uint8_t salt[CALVIN_CRYPT_SALT_LEN];
+};
+
+/* The traffic key and nonce salt of the security association (chain, spi,
+ * dir) of one deployment: the first 36 bytes of HKDF-SHA256 with IKM = the
+ * long-term key ltk (32 bytes, from the key file), salt = the deployment's
+ * random value, info = calvin_sa_info() (pair.h); the key is bytes 0..31,
+ * the salt 32..35. Both ends of an SA derive the same; anything else in
+ * the context gives other keys. Returns 0, -EINVAL or -EIO; wipe out with
+ * calvin_sa_keys_wipe() once the context is keyed. */
+int calvin_sa_derive(const uint8_t ltk[32], const uint8_t deploy_random[32], const char *chain,
+		     uint32_t spi, unsigned int dir, struct calvin_sa_keys *out);
+void calvin_sa_keys_wipe(struct calvin_sa_keys *k);
 
 /* The raw AEAD primitive the framing uses, exposed so tests can check it
  * against published vectors with their own nonce and AAD: one packet,

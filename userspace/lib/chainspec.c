@@ -279,9 +279,9 @@ static int walk_chain(struct spec_ctx *c)
 				       "the top level must be a mapping of keys (name, budget, "
 				       "vnfs, ...); start with 'name: CHAIN'");
 	err = calvin_spec_walk_mapping(c, root, "the chain", chain_keys, c->spec, &seen);
-	if (err)
-		return err;
-	return calvin_spec_check_names(c);
+	if (!err)
+		err = calvin_spec_check_names(c);
+	return err ? err : calvin_spec_check_pairs(c);
 }
 
 /* A second document would be silently ignored; say so instead. */

@@ -170,17 +170,26 @@ struct calvin_impair_spec {
 
 /* nc-encode / nc-decode: RLNC over GF(2^8), k source packets per generation,
  * r repair packets after each; a partial generation is flushed after flush_ns.
+ * The pair codes both directions of the link between them unless
+ * restricted (userspace/lib/pair.h); an nc-decode needs an nc-encode
+ * before it with the same k, r and direction.
  * YAML: k: N (1..64, default 4); r: N (0..64, default 1); flush: DURATION
- * (default 1ms) */
+ * (default 1ms; the encoder's, and the decoder's for what it codes back);
+ * direction: both|fwd|rev (default both) */
 struct calvin_nc_spec {
 	unsigned int k, r;
 	uint64_t flush_ns;
+	enum calvin_direction direction;
 };
 
-/* encrypt / decrypt: AEAD per packet.
+/* encrypt / decrypt: AEAD per packet, a security association per direction
+ * (userspace/lib/pair.h); a decrypt needs an encrypt before it with the same
+ * cipher, key file, SPIs and direction.
  * YAML: cipher: aes-256-gcm|chacha20-poly1305; key-file: PATH (relative to
- * the spec file's directory); spi: N (1..2^32-1, default 1);
- * replay-window: N (decrypt; 32..4096, default 1024) */
+ * the spec file's directory); spi: N (1..2^32-1, default 1: west -> east);
+ * spi-rev: N (east -> west; default spi + 1, and never spi);
+ * direction: both|fwd|rev (default both); replay-window: N (decrypt;
+ * 32..4096, default 1024, for each direction it opens) */
 enum calvin_cipher {
 	CALVIN_CIPHER_AES_256_GCM,
 	CALVIN_CIPHER_CHACHA20_POLY1305,
@@ -188,9 +197,19 @@ enum calvin_cipher {
 
 struct calvin_crypt_spec {
 	enum calvin_cipher cipher;
-	char key_file[4096]; /* resolved against the spec file's directory */
+	/* resolved against the spec file's directory; calvin_spec_load() makes
+	 * it absolute, so a copy of the spec elsewhere names the same file */
+	char key_file[4096];
 	uint32_t spi;
+	uint32_t spi_rev;
+	enum calvin_direction direction;
 	unsigned int replay_window;
+};
+
+/* Where a scalar was in the text: libyaml's character indexes of its first
+ * character and of the one after it, quotes included. */
+struct calvin_span {
+	uint32_t start, end;
 };
 
 struct calvin_vnf_spec {
@@ -211,6 +230,11 @@ struct calvin_vnf_spec {
 		struct calvin_crypt_spec crypt;
 	};
 	struct calvin_pos pos;
+	/* Past the parameters, so that where a value is written never counts
+	 * as a change of the VNF (see userspace/calvin/update.c). encrypt and
+	 * decrypt: where key-file's value is. */
+	struct calvin_pos key_file_pos;
+	struct calvin_span key_file_span;
 };
 
 struct calvin_server_spec {
@@ -245,9 +269,32 @@ struct calvin_chain_spec {
 int calvin_spec_parse(const char *text, size_t len, const char *path,
 		      struct calvin_chain_spec *spec, char *err, size_t errlen);
 
-/* Read and parse the file at path. A file that cannot be read gives
+/* Read and parse the file at path, and make its key-file paths absolute
+ * (against the working directory once the parser resolved them against the
+ * spec's directory). A file that cannot be read gives
  * "path: cannot read: <strerror>" and -errno. */
 int calvin_spec_load(const char *path, struct calvin_chain_spec *spec, char *err, size_t errlen);
+
+/* Read and parse the file at path like calvin_spec_load(), then write it
+ * to to (mode 0600, replacing what was there) with each key-file value
+ * replaced by its absolute path, double-quoted: the copy names the same
+ * key files wherever it is. Every line stays where it was. Returns 0 or
+ * -errno with one line in err. */
+int calvin_spec_copy(const char *from, const char *to, char *err, size_t errlen);
+
+/* The text (len bytes) that spec was parsed from, with each key-file value
+ * replaced by spec's path for it: *out is malloc'd and NUL-terminated.
+ * Returns 0, -ENOMEM, or -EINVAL when spec's positions do not fit text.
+ * Pure. */
+int calvin_spec_text_resolved(const char *text, size_t len, const struct calvin_chain_spec *spec,
+			      char **out, size_t *out_len);
+
+/* The key files of spec's encrypt and decrypt VNFs, as calvin-vnf will
+ * check them (keyfile.h): there, a regular file that neither group nor
+ * others may read or write, holding a key. Returns 0 or -errno with one
+ * line in err, "path:line:col: what is wrong; what to do" at the key-file
+ * value. Reads the key files, keeps no key. */
+int calvin_spec_check_key_files(const struct calvin_chain_spec *spec, char *err, size_t errlen);
 
 /* "350us"-style durations: an integer or decimal with a unit ns, us, ms or s.
  * Returns 0, or -EINVAL (no unit, unknown unit, not a number, overflow). */

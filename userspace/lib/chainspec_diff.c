@@ -16,8 +16,8 @@ _Static_assert(sizeof(struct calvin_route) == 32, "compare the new route field")
 _Static_assert(sizeof(struct calvin_router_spec) == 8196, "compare the new router field");
 _Static_assert(sizeof(struct calvin_ratelimit_spec) == 40, "compare the new ratelimit field");
 _Static_assert(sizeof(struct calvin_impair_spec) == 48, "compare the new impair field");
-_Static_assert(sizeof(struct calvin_nc_spec) == 16, "compare the new nc field");
-_Static_assert(sizeof(struct calvin_crypt_spec) == 4108, "compare the new crypt field");
+_Static_assert(sizeof(struct calvin_nc_spec) == 24, "compare the new nc field");
+_Static_assert(sizeof(struct calvin_crypt_spec) == 4116, "compare the new crypt field");
 
 /* Same family, length and network bits: bytes past the prefix length carry
  * no meaning. */
@@ -104,13 +104,15 @@ static bool impair_equal(const struct calvin_impair_spec *a, const struct calvin
 
 static bool nc_equal(const struct calvin_nc_spec *a, const struct calvin_nc_spec *b)
 {
-	return a->k == b->k && a->r == b->r && a->flush_ns == b->flush_ns;
+	return a->k == b->k && a->r == b->r && a->flush_ns == b->flush_ns &&
+	       a->direction == b->direction;
 }
 
 static bool crypt_equal(const struct calvin_crypt_spec *a, const struct calvin_crypt_spec *b,
 			enum calvin_vnf_kind kind)
 {
-	if (a->cipher != b->cipher || strcmp(a->key_file, b->key_file) || a->spi != b->spi)
+	if (a->cipher != b->cipher || strcmp(a->key_file, b->key_file) || a->spi != b->spi ||
+	    a->spi_rev != b->spi_rev || a->direction != b->direction)
 		return false;
 	return kind != CALVIN_VNF_DECRYPT || a->replay_window == b->replay_window;
 }

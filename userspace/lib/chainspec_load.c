@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Chain spec file reading: the only part of the parser that does I/O. */
+/* Chain spec files: reading one, resolving its key-file paths, copying it
+ * elsewhere, checking its key files. The only part of the parser that
+ * does I/O. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "chainspec.h"
+#include "keyfile.h"
 
 #define SPEC_MAX_FILE (1u << 20) /* a spec is a few dozen lines */
 
@@ -52,10 +56,8 @@ err_free:
 	return err;
 }
 
-int calvin_spec_load(const char *path, struct calvin_chain_spec *spec, char *err, size_t errlen)
+static int read_file(const char *path, char **text, size_t *len, char *err, size_t errlen)
 {
-	size_t len = 0;
-	char *text = NULL;
 	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -63,16 +65,175 @@ int calvin_spec_load(const char *path, struct calvin_chain_spec *spec, char *err
 		ret = -errno;
 		goto err_report;
 	}
-	ret = read_all(fd, &text, &len);
+	ret = read_all(fd, text, len);
 	close(fd);
-	if (ret)
-		goto err_report;
-	ret = calvin_spec_parse(text, len, path, spec, err, errlen);
-	free(text);
-	return ret;
-
+	if (!ret)
+		return 0;
 err_report:
 	if (err && errlen)
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-ret));
+	return ret;
+}
+
+/* Key files are resolved once, here: against the spec's directory by the
+ * parser, then against the working directory, so the spec names the same
+ * files wherever it is copied and whatever the working directory. */
+static int paths_absolute(struct calvin_chain_spec *spec, char *err, size_t errlen)
+{
+	size_t size = sizeof(spec->vnfs[0].crypt.key_file);
+	char cwd[PATH_MAX], *key;
+	struct calvin_vnf_spec *v;
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < spec->nr_vnfs; i++) {
+		v = &spec->vnfs[i];
+		key = v->crypt.key_file;
+		if ((v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT) ||
+		    key[0] == '/')
+			continue;
+		if (!getcwd(cwd, sizeof(cwd))) {
+			snprintf(err, errlen, "%s:%d:%d: cannot resolve key-file %.200s: %s",
+				 spec->path, v->key_file_pos.line, v->key_file_pos.col, key,
+				 strerror(errno));
+			return -errno;
+		}
+		if (strlen(cwd) + 1 + strlen(key) >= size) {
+			snprintf(err, errlen,
+				 "%s:%d:%d: key-file is longer than %zu characters as an absolute "
+				 "path; use a shorter path",
+				 spec->path, v->key_file_pos.line, v->key_file_pos.col, size - 1);
+			return -ENAMETOOLONG;
+		}
+		n = (int)strlen(cwd);
+		memmove(key + n + 1, key, strlen(key) + 1);
+		memcpy(key, cwd, (size_t)n);
+		key[n] = '/';
+	}
+	return 0;
+}
+
+int calvin_spec_load(const char *path, struct calvin_chain_spec *spec, char *err, size_t errlen)
+{
+	size_t len = 0;
+	char *text = NULL;
+	int ret;
+
+	ret = read_file(path, &text, &len, err, errlen);
+	if (ret)
+		return ret;
+	ret = calvin_spec_parse(text, len, path, spec, err, errlen);
+	free(text);
+	return ret ? ret : paths_absolute(spec, err, errlen);
+}
+
+static int write_file(const char *path, const char *text, size_t len)
+{
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		n = write(fd, text, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		text += n;
+		len -= (size_t)n;
+	}
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* The copy must say what the original says, with the same key files. */
+static int copy_check(const char *text, size_t len, const struct calvin_chain_spec *want,
+		      const char *to)
+{
+	struct calvin_chain_spec *got = malloc(sizeof(*got));
+	unsigned int i;
+	int ret = 0;
+
+	if (!got)
+		return -ENOMEM;
+	if (calvin_spec_parse(text, len, to, got, NULL, 0) || got->nr_vnfs != want->nr_vnfs)
+		ret = -EPROTO;
+	for (i = 0; !ret && i < want->nr_vnfs; i++)
+		if (strcmp(got->vnfs[i].crypt.key_file, want->vnfs[i].crypt.key_file))
+			ret = -EPROTO;
+	free(got);
+	return ret;
+}
+
+int calvin_spec_copy(const char *from, const char *to, char *err, size_t errlen)
+{
+	struct calvin_chain_spec *spec = malloc(sizeof(*spec));
+	char *text = NULL, *copy = NULL, tmp[PATH_MAX];
+	size_t len = 0, copy_len = 0;
+	int ret;
+
+	if (!spec)
+		return -ENOMEM;
+	ret = read_file(from, &text, &len, err, errlen);
+	if (ret)
+		goto out;
+	ret = calvin_spec_parse(text, len, from, spec, err, errlen);
+	if (!ret)
+		ret = paths_absolute(spec, err, errlen);
+	if (ret)
+		goto out;
+	ret = calvin_spec_text_resolved(text, len, spec, &copy, &copy_len);
+	if (!ret)
+		ret = copy_check(copy, copy_len, spec, to);
+	if (ret) {
+		snprintf(err, errlen,
+			 "%s: cannot make a copy that names the same key files; "
+			 "report a bug",
+			 from);
+		goto out;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", to);
+	ret = write_file(tmp, copy, copy_len);
+	if (!ret && rename(tmp, to))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		snprintf(err, errlen, "%s: cannot write: %s", to, strerror(-ret));
+	}
+out:
+	free(copy);
+	free(text);
+	free(spec);
+	return ret;
+}
+
+int calvin_spec_check_key_files(const struct calvin_chain_spec *spec, char *err, size_t errlen)
+{
+	const struct calvin_vnf_spec *v;
+	char why[CALVIN_ERR_MAX];
+	struct calvin_key *k;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < spec->nr_vnfs; i++) {
+		v = &spec->vnfs[i];
+		if (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT)
+			continue;
+		k = calvin_key_new();
+		if (!k) {
+			snprintf(err, errlen, "%s: no memory to check key files", spec->path);
+			return -ENOMEM;
+		}
+		ret = calvin_keyfile_load(v->crypt.key_file, k, why, sizeof(why));
+		calvin_key_free(k);
+		if (ret)
+			snprintf(err, errlen, "%s:%d:%d: %s", spec->path, v->key_file_pos.line,
+				 v->key_file_pos.col, why);
+	}
 	return ret;
 }

@@ -78,7 +78,10 @@ static int set_prefix(struct spec_ctx *c, const struct spec_key *k, yaml_node_t 
 }
 
 /* Relative to the spec file's directory, so a chain and its key travel
- * together; the file itself is the runtime's to open and check. */
+ * together; the file itself is checked by calvin_spec_check_key_files().
+ * Where the value is written is kept, so that a copy of the spec can name
+ * the same file (calvin_spec_copy()); on one line, so that the copy's
+ * lines stay where they were. */
 static int set_path(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n, const char *s,
 		    char *out)
 {
@@ -89,6 +92,10 @@ static int set_path(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n
 	if (!*s)
 		return calvin_spec_err(
 		    c, n->start_mark, "%s is empty; give the file's path, e.g. CHAIN.key", k->name);
+	if (n->start_mark.line != n->end_mark.line)
+		return calvin_spec_err(c, n->start_mark,
+				       "%s spans several lines; write the path on one line",
+				       k->name);
 	if (s[0] != '/' && slash)
 		dirlen = (size_t)(slash - c->path) + 1;
 	if (dirlen + strlen(s) >= size)
@@ -99,6 +106,10 @@ static int set_path(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n
 		    k->name, size - 1);
 	memcpy(out, c->path, dirlen);
 	strcpy(out + dirlen, s);
+	c->vnf->key_file_pos.line = (int)n->start_mark.line + 1;
+	c->vnf->key_file_pos.col = (int)n->start_mark.column + 1;
+	c->vnf->key_file_span.start = (uint32_t)n->start_mark.index;
+	c->vnf->key_file_span.end = (uint32_t)n->end_mark.index;
 	return 0;
 }
 

@@ -89,6 +89,8 @@ int calvin_spec_set_param(struct spec_ctx *c, const struct spec_key *k, yaml_nod
 			  void *field);
 int calvin_spec_set_vnfs(struct spec_ctx *c, yaml_node_t *n);
 int calvin_spec_check_names(struct spec_ctx *c);
+/* encrypt/decrypt and nc-encode/nc-decode pairs (chainspec_pairs.c) */
+int calvin_spec_check_pairs(struct spec_ctx *c);
 /* "acl 'fw'", or "acl in VNF 2" before its name is read */
 const char *calvin_spec_vnf_label(struct spec_ctx *c, char *buf, size_t size);
 

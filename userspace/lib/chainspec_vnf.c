@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "chainspec_priv.h"
+#include "pair.h"
 
 #define V(field) offsetof(struct calvin_vnf_spec, field)
 
@@ -115,7 +116,7 @@ static const struct spec_key impair_keys[] = {
     [IMP_END] = {NULL},
 };
 
-enum { NC_K = VNF_USER_END, NC_R, NC_FLUSH, NC_END };
+enum { NC_K = VNF_USER_END, NC_R, NC_FLUSH, NC_DIRECTION, NC_END };
 static const struct spec_key nc_keys[] = {
     COMMON_KEYS,
     USER_KEYS,
@@ -125,10 +126,14 @@ static const struct spec_key nc_keys[] = {
 		  .type = KEY_DURATION,
 		  .off = V(nc.flush_ns),
 		  .hint = "the flush timeout of a partial generation, e.g. 1ms"},
+    [NC_DIRECTION] = {.name = "direction",
+		      .type = KEY_WORD,
+		      .off = V(nc.direction),
+		      .words = calvin_direction_words},
     [NC_END] = {NULL},
 };
 
-enum { CR_CIPHER = VNF_USER_END, CR_KEY_FILE, CR_SPI, CR_REPLAY, CR_END };
+enum { CR_CIPHER = VNF_USER_END, CR_KEY_FILE, CR_SPI, CR_SPI_REV, CR_DIRECTION, CR_REPLAY, CR_END };
 #define CRYPT_KEYS                                                                                 \
 	COMMON_KEYS, USER_KEYS,                                                                    \
 	    [CR_CIPHER] = {.name = "cipher",                                                       \
@@ -143,7 +148,16 @@ enum { CR_CIPHER = VNF_USER_END, CR_KEY_FILE, CR_SPI, CR_REPLAY, CR_END };
 			.type = KEY_U32,                                                           \
 			.off = V(crypt.spi),                                                       \
 			.min = 1,                                                                  \
-			.max64 = 0xffffffffull}
+			.max64 = 0xffffffffull},                                                   \
+	    [CR_SPI_REV] = {.name = "spi-rev",                                                     \
+			    .type = KEY_U32,                                                       \
+			    .off = V(crypt.spi_rev),                                               \
+			    .min = 1,                                                              \
+			    .max64 = 0xffffffffull},                                               \
+	    [CR_DIRECTION] = {.name = "direction",                                                 \
+			      .type = KEY_WORD,                                                    \
+			      .off = V(crypt.direction),                                           \
+			      .words = calvin_direction_words}
 static const struct spec_key encrypt_keys[] = {CRYPT_KEYS, [CR_REPLAY] = {NULL}};
 static const struct spec_key decrypt_keys[] = {
     CRYPT_KEYS,
@@ -223,6 +237,22 @@ static int impair_after(struct spec_ctx *c, struct calvin_vnf_spec *vnf, struct 
 	return 0;
 }
 
+/* Each direction is a security association of its own: never one SPI for both. */
+static int crypt_after(struct spec_ctx *c, struct calvin_vnf_spec *vnf, struct spec_seen *seen)
+{
+	struct calvin_crypt_spec *cr = &vnf->crypt;
+	yaml_node_t *at = seen->val[CR_SPI_REV] ? seen->val[CR_SPI_REV] : seen->val[CR_SPI];
+
+	if (!seen->key[CR_SPI_REV])
+		cr->spi_rev = calvin_spi_rev_default(cr->spi);
+	if (cr->spi_rev == cr->spi)
+		return calvin_spec_err(c, at->start_mark,
+				       "spi-rev 0x%x is the same as spi; each direction needs an "
+				       "SPI of its own, e.g. 'spi-rev: 0x%x'",
+				       cr->spi, calvin_spi_rev_default(cr->spi));
+	return 0;
+}
+
 static void acl_defaults(struct calvin_vnf_spec *vnf)
 {
 	vnf->acl.default_action = CALVIN_ACL_ALLOW;
@@ -246,12 +276,14 @@ static void nc_defaults(struct calvin_vnf_spec *vnf)
 	vnf->nc.k = 4;
 	vnf->nc.r = 1;
 	vnf->nc.flush_ns = 1000000;
+	vnf->nc.direction = CALVIN_DIRS_BOTH;
 }
 
 static void crypt_defaults(struct calvin_vnf_spec *vnf)
 {
 	vnf->crypt.cipher = CALVIN_CIPHER_AES_256_GCM;
 	vnf->crypt.spi = 1;
+	vnf->crypt.direction = CALVIN_DIRS_BOTH;
 	if (vnf->kind == CALVIN_VNF_DECRYPT)
 		vnf->crypt.replay_window = 1024;
 }
@@ -268,8 +300,8 @@ static const struct {
     [CALVIN_VNF_IMPAIR] = {impair_keys, impair_defaults, impair_after},
     [CALVIN_VNF_NC_ENCODE] = {nc_keys, nc_defaults},
     [CALVIN_VNF_NC_DECODE] = {nc_keys, nc_defaults},
-    [CALVIN_VNF_ENCRYPT] = {encrypt_keys, crypt_defaults},
-    [CALVIN_VNF_DECRYPT] = {decrypt_keys, crypt_defaults},
+    [CALVIN_VNF_ENCRYPT] = {encrypt_keys, crypt_defaults, crypt_after},
+    [CALVIN_VNF_DECRYPT] = {decrypt_keys, crypt_defaults, crypt_after},
 };
 
 _Static_assert(sizeof(kinds) / sizeof(kinds[0]) == CALVIN_VNF_DECRYPT + 1,

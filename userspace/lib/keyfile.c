@@ -57,25 +57,21 @@ static int hex_value(char c)
 }
 
 /* One key line, blanks at either end trimmed: exactly the hex digits of
- * key and salt. Errors say where, never what the bytes were. */
+ * the key (v2), or of the key and the old salt (v1, the salt ignored).
+ * Errors say where, never what the bytes were. */
 static int parse_key_line(const char *s, size_t n, int line, const char *path, struct calvin_key *k,
 			  char *err, size_t errlen)
 {
-	uint8_t *out[CALVIN_KEY_LEN + CALVIN_SALT_LEN];
 	int hi, lo;
 	size_t i;
 
-	if (n != CALVIN_KEYFILE_HEX_LEN) {
+	if (n != CALVIN_KEYFILE_HEX_LEN && n != CALVIN_KEYFILE_V1_HEX_LEN) {
 		snprintf(err, errlen,
 			 "%s:%d: key line has %zu characters; it must be %d hex digits "
-			 "(32-byte key, then 4-byte salt)",
+			 "(a 32-byte key; make a new file with 'calvin keygen FILE')",
 			 path, line, n, CALVIN_KEYFILE_HEX_LEN);
 		return -EINVAL;
 	}
-	for (i = 0; i < CALVIN_KEY_LEN; i++)
-		out[i] = &k->key[i];
-	for (i = 0; i < CALVIN_SALT_LEN; i++)
-		out[CALVIN_KEY_LEN + i] = &k->salt[i];
 	for (i = 0; i < n / 2; i++) {
 		hi = hex_value(s[2 * i]);
 		lo = hex_value(s[2 * i + 1]);
@@ -86,7 +82,8 @@ static int parse_key_line(const char *s, size_t n, int line, const char *path, s
 			explicit_bzero(k, sizeof(*k));
 			return -EINVAL;
 		}
-		*out[i] = (uint8_t)(hi << 4 | lo);
+		if (i < CALVIN_KEY_LEN)
+			k->key[i] = (uint8_t)(hi << 4 | lo);
 	}
 	return 0;
 }
@@ -127,10 +124,11 @@ int calvin_keyfile_parse(const char *text, size_t len, const char *path, struct 
 		key_line = line;
 	}
 	if (!key_line) {
-		snprintf(err, errlen,
-			 "%s: no key line; add one line of %d hex digits (32-byte key, then 4-byte "
-			 "salt)",
-			 path, CALVIN_KEYFILE_HEX_LEN);
+		snprintf(
+		    err, errlen,
+		    "%s: no key line; add one line of %d hex digits (a 32-byte key), or make a "
+		    "new file with 'calvin keygen FILE'",
+		    path, CALVIN_KEYFILE_HEX_LEN);
 		return -EINVAL;
 	}
 	return 0;
@@ -148,6 +146,10 @@ static int open_key_file(const char *path, char *err, size_t errlen)
 		ret = -errno;
 		if (ret == -ELOOP)
 			snprintf(err, errlen, "%s: is a symbolic link; name the key file itself",
+				 path);
+		else if (ret == -ENOENT)
+			snprintf(err, errlen,
+				 "%s: no such key file; make one with 'calvin keygen %s'", path,
 				 path);
 		else
 			snprintf(err, errlen, "%s: cannot open key file: %s", path, strerror(-ret));

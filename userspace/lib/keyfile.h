@@ -1,13 +1,23 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /* Key files of the encrypt/decrypt VNFs: format, safe loading, key memory.
  *
- * A key file holds one line of 72 hex digits: the 32-byte AEAD key, then
- * the 4-byte nonce salt (include/calvin/crypt.h). Lines starting with '#'
- * (after optional blanks) and blank lines are ignored; upper- or lower-case
- * hex; nothing else may be on the key line. Example:
+ * A key file holds a long-term key only: one line of 64 hex digits, 32
+ * bytes. No packet is ever sealed with it: each deployment derives the
+ * traffic key and nonce salt of each security association from it (HKDF,
+ * see calvin_sa_derive() in aead.h). Lines starting with '#' (after
+ * optional blanks) and blank lines are ignored; upper- or lower-case hex;
+ * nothing else may be on the key line. Example:
  *
- *   # calvin key file: 32-byte key then 4-byte salt, hex
- *   000102...1f a0a1a2a3   (written without the blank and the dots)
+ *   # calvin key file v2: a 32-byte long-term key, hex
+ *   000102...1f   (written without the dots)
+ *
+ * Files of the first format (v1: 72 hex digits, the key then a 4-byte
+ * nonce salt) keep working: the format is told by the line's length, the
+ * key is read and the old salt ignored, since salts are now derived per
+ * deployment (a fixed salt from the file is what let a redeployment reuse
+ * nonces). calvin keygen writes v2. Both formats give the same long-term
+ * key for the same 32 bytes, so a v1 file may be rewritten as v2 by
+ * dropping its last 8 digits.
  *
  * The file must be a regular file (not a symlink) that neither group nor
  * others can read or write (chmod 600). calvin_keyfile_generate() in aead.h
@@ -19,14 +29,14 @@
 #include <stdint.h>
 
 #define CALVIN_KEY_LEN 32
-#define CALVIN_SALT_LEN 4
-#define CALVIN_KEYFILE_HEX_LEN (2 * (CALVIN_KEY_LEN + CALVIN_SALT_LEN))
+#define CALVIN_KEYFILE_HEX_LEN (2 * CALVIN_KEY_LEN)
+/* v1: the key, then a 4-byte salt that is read and ignored */
+#define CALVIN_KEYFILE_V1_HEX_LEN (CALVIN_KEYFILE_HEX_LEN + 8)
 /* a key file is small; a bigger one is not a key file */
 #define CALVIN_KEYFILE_MAX 4096
 
 struct calvin_key {
 	uint8_t key[CALVIN_KEY_LEN];
-	uint8_t salt[CALVIN_SALT_LEN];
 };
 
 /* A key on a page of its own, locked in memory where the limits allow

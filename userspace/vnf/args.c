@@ -34,6 +34,9 @@ enum {
 	OPT_CIPHER,
 	OPT_KEY_FILE,
 	OPT_SPI,
+	OPT_SPI_REV,
+	OPT_DIRECTION,
+	OPT_DEPLOY_RANDOM,
 	OPT_REPLAY_WINDOW,
 	OPT_HELP,
 };
@@ -59,6 +62,9 @@ static const struct option vnf_options[] = {
     {"cipher", required_argument, NULL, OPT_CIPHER},
     {"key-file", required_argument, NULL, OPT_KEY_FILE},
     {"spi", required_argument, NULL, OPT_SPI},
+    {"spi-rev", required_argument, NULL, OPT_SPI_REV},
+    {"direction", required_argument, NULL, OPT_DIRECTION},
+    {"deploy-random", required_argument, NULL, OPT_DEPLOY_RANDOM},
     {"replay-window", required_argument, NULL, OPT_REPLAY_WINDOW},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
@@ -73,9 +79,10 @@ void vnf_usage(FILE *out)
 		" [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
 		" [--mem-mb 64] [--ready-fd FD]\n"
 		"  nc-encode, nc-decode: [--nc-k 4] [--nc-r 1] [--nc-flush-ns 1000000]"
-		" (0: never flush)\n"
-		"  encrypt, decrypt: --key-file PATH (chmod 600)"
-		" [--cipher aes-256-gcm|chacha20-poly1305] [--spi 1] [--replay-window 1024]\n");
+		" (0: never flush) [--direction both|fwd|rev]\n"
+		"  encrypt, decrypt: --key-file PATH (chmod 600) --deploy-random HEX (64 digits)"
+		" [--cipher aes-256-gcm|chacha20-poly1305] [--spi 1] [--spi-rev SPI+1]"
+		" [--direction both|fwd|rev] [--replay-window 1024]\n");
 }
 
 static int bad_arg(const char *opt, const char *val, const char *why)
@@ -192,6 +199,33 @@ static int parse_key_file(const char *s, struct vnf_config *cfg)
 	return 0;
 }
 
+static int parse_direction(const char *s, struct vnf_config *cfg)
+{
+	int d = calvin_word_lookup(calvin_direction_words, s);
+
+	if (d < 0)
+		return bad_arg("direction", s, "expected both, fwd or rev");
+	cfg->nc.direction = (enum calvin_direction)d;
+	cfg->crypt.direction = (enum calvin_direction)d;
+	return 0;
+}
+
+static int parse_deploy_random(const char *s, struct vnf_config *cfg)
+{
+	unsigned int b;
+	size_t i;
+
+	if (strlen(s) != 2 * CALVIN_DEPLOY_RANDOM_LEN ||
+	    strspn(s, "0123456789abcdefABCDEF") != 2 * CALVIN_DEPLOY_RANDOM_LEN)
+		return bad_arg("deploy-random", s, "expected 64 hex digits");
+	for (i = 0; i < CALVIN_DEPLOY_RANDOM_LEN; i++) {
+		sscanf(s + 2 * i, "%2x", &b);
+		cfg->deploy_random[i] = (uint8_t)b;
+	}
+	cfg->has_deploy_random = true;
+	return 0;
+}
+
 /* Options of the network-coding and encryption transforms. */
 static int parse_xform(int opt, const char *arg, struct vnf_config *cfg)
 {
@@ -219,6 +253,14 @@ static int parse_xform(int opt, const char *arg, struct vnf_config *cfg)
 		err = parse_uint("spi", arg, 1, UINT32_MAX, &v);
 		cfg->crypt.spi = (uint32_t)v;
 		return err;
+	case OPT_SPI_REV:
+		err = parse_uint("spi-rev", arg, 1, UINT32_MAX, &v);
+		cfg->crypt.spi_rev = (uint32_t)v;
+		return err;
+	case OPT_DIRECTION:
+		return parse_direction(arg, cfg);
+	case OPT_DEPLOY_RANDOM:
+		return parse_deploy_random(arg, cfg);
 	case OPT_REPLAY_WINDOW:
 		err = parse_uint("replay-window", arg, CALVIN_REPLAY_MIN, CALVIN_REPLAY_MAX, &v);
 		cfg->crypt.replay_window = (unsigned int)v;
@@ -314,9 +356,21 @@ static int check_config(const struct vnf_config *cfg, bool have_id, bool have_lc
 			return -EINVAL;
 		}
 	}
-	if ((cfg->transform->counters & VNF_CNT_CRYPT) && !cfg->crypt.key_file[0]) {
-		fprintf(stderr, VNF_PROG ": --key-file is required for --transform %s\n",
+	if ((cfg->transform->counters & VNF_CNT_CRYPT) &&
+	    (!cfg->crypt.key_file[0] || !cfg->has_deploy_random)) {
+		/* without a random value per deployment every deployment would
+		 * derive the same keys and reuse their nonces */
+		fprintf(stderr,
+			VNF_PROG ": --key-file and --deploy-random are required for"
+				 " --transform %s\n",
 			cfg->transform->name);
+		return -EINVAL;
+	}
+	if (cfg->crypt.spi_rev == cfg->crypt.spi) {
+		fprintf(stderr,
+			VNF_PROG ": --spi-rev 0x%x is the same as --spi; each direction"
+				 " needs an SPI of its own\n",
+			cfg->crypt.spi);
 		return -EINVAL;
 	}
 	if (cfg->ifname[VNF_EAST] && !strcmp(cfg->ifname[VNF_WEST], cfg->ifname[VNF_EAST])) {
@@ -330,7 +384,7 @@ static int check_config(const struct vnf_config *cfg, bool have_id, bool have_lc
 /* Returns 0, 1 when help was asked for, or -EINVAL (message printed). */
 int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 {
-	bool have_id = false, have_lcore = false;
+	bool have_id = false, have_lcore = false, have_spi_rev = false;
 	int opt, err;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -361,10 +415,13 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 			return err;
 		have_id |= opt == OPT_VNF_ID;
 		have_lcore |= opt == OPT_LCORE;
+		have_spi_rev |= opt == OPT_SPI_REV;
 	}
 	if (optind < argc) {
 		fprintf(stderr, VNF_PROG ": unexpected argument '%s'\n", argv[optind]);
 		return -EINVAL;
 	}
+	if (!have_spi_rev)
+		cfg->crypt.spi_rev = calvin_spi_rev_default(cfg->crypt.spi);
 	return check_config(cfg, have_id, have_lcore);
 }

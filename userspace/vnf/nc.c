@@ -2,9 +2,15 @@
 /* Network-coding transforms of calvin-vnf: nc-encode and nc-decode (RLNC,
  * codec in userspace/lib/nc.h, wire format in include/calvin/nc.h).
  *
- * Direction: both code only what goes west -> east (probe -> server), so
- * an encoder VNF followed by a decoder VNF protects that direction; what
- * comes back east -> west is forwarded untouched (and stamped) by both.
+ * Direction: an encoder VNF followed by a decoder VNF protects the link
+ * between them both ways (userspace/lib/pair.h): nc-encode encodes what
+ * goes west -> east and decodes what comes back, nc-decode decodes west ->
+ * east and encodes east -> west. Each VNF thus holds one encoder and one
+ * decoder, one per direction, each with its own generations; --direction
+ * fwd|rev keeps one, and the other direction is then forwarded untouched
+ * (and stamped). Below, "encoder" and "decoder" are those halves, whichever
+ * VNF holds them; east and west are the encoder's output and input sides
+ * for the forward direction and the other way round for the reverse one.
  *
  * What is coded. The codec codes opaque symbols; the symbol of a source is
  *   layout (1) | UDP source port (2) | UDP destination port (2)
@@ -17,7 +23,7 @@
  * and a recovered probe is a probe again. The NC header's len is the
  * symbol's length, not what follows the header on the wire.
  *
- * nc-encode: each IPv4 UDP frame becomes a source packet at once, on the
+ * Encoder: each IPv4 UDP frame becomes a source packet at once, on the
  * wire [telemetry block in clear, if a probe][NC header][application
  * bytes]: the block stays in front for the VNFs further down to stamp, and
  * the ports and canonical block are not sent twice, as the decoder rebuilds
@@ -30,14 +36,14 @@
  * generation fits the east MTU: a repair's IP packet is the longest
  * source's plus NC_SYM_HDR + CALVIN_NC_LEN_BYTES (7) bytes.
  *
- * nc-decode: a source loses its NC header and goes on at once, its real
+ * Decoder: a source loses its NC header and goes on at once, its real
  * (stamped) block in front; the codec gets [NC header][symbol] rebuilt in
  * a scratch buffer. A repair is consumed. Sources the codec recovers go
  * out right after the frame that completed them: the ports from the
  * symbol, the canonical block (no hop records yet: the decoder's is the
  * first) and the application bytes, with the Ethernet/IPv4 headers of
  * that frame: addresses are not coded, since a chain carries one address
- * pair west -> east (probe -> server). Frames the codec refuses (stale,
+ * pair each way (probe -> server and back). Frames the codec refuses (stale,
  * duplicate, malformed, or not NC at all) are dropped and counted; after
  * NC_RESYNC_STALE stale ones in a row (an encoder restarted with older
  * generation ids) the decoder starts afresh. Other protocols than IPv4 UDP
@@ -64,78 +70,135 @@
 #define NC_SYM_TLM 0x01 /* layout: a canonical telemetry block follows the ports */
 #define NC_SYM_HDR 5u	/* layout and the two ports */
 
-struct nc_state {
+/* The encoder of one direction. */
+struct nc_enc {
 	struct nc_encoder *enc;
+	enum vnf_side out; /* where its sources and repairs leave */
+	/* headers of the last source, for the repairs that follow it */
+	struct vnf_app tmpl_at;
+	uint8_t tmpl[VNF_TMPL_MAX];
+	uint8_t sym[CALVIN_NC_MAX_PAYLOAD]; /* a source's symbol being built */
+};
+
+/* The decoder of the other direction. */
+struct nc_dec {
 	struct nc_decoder *dec;
-	/* decoder: counters of the decoders replaced by a resync */
+	/* counters of the decoders replaced by a resync */
 	struct nc_decoder_stats base;
 	struct nc_params params;
 	unsigned int stale_run;
-	/* encoder: headers of the last source, for the repairs that follow it */
-	struct vnf_app tmpl_at;
-	uint8_t tmpl[VNF_TMPL_MAX];
-	/* a symbol being built: NC header, then the symbol (the decoder pushes
-	 * both at once; the encoder uses the symbol part) */
+	/* a packet rebuilt for the codec: NC header, then the symbol */
 	uint8_t scratch[CALVIN_NC_HDR_LEN + CALVIN_NC_MAX_PAYLOAD];
 };
 
-static int nc_setup(struct vnf *vnf, bool encode)
+struct nc_state {
+	struct nc_enc *enc; /* NULL: that direction is not coded */
+	struct nc_dec *dec;
+	/* by the side frames come in on: source_add, decode_one or NULL */
+	vnf_app_fn fn[VNF_SIDES];
+	void *priv[VNF_SIDES];
+};
+
+static void source_add(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, struct rte_mbuf *m,
+		       struct vnf_app *a, struct vnf_out *o);
+static void decode_one(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, struct rte_mbuf *m,
+		       struct vnf_app *a, struct vnf_out *o);
+
+static int coder_new(struct nc_state *s, enum vnf_side in, bool encode, struct nc_params *p)
+{
+	struct timespec ts;
+
+	if (encode) {
+		s->enc = calloc(1, sizeof(*s->enc));
+		if (!s->enc)
+			return -ENOMEM;
+		/* numbered from the wall clock in microseconds, which outruns
+		 * generations, a restarted encoder is ahead of its decoder's
+		 * window (for 35 minutes of wraparound; past that, the decoder
+		 * resyncs) */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		p->first_gen =
+		    (uint32_t)((uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000);
+		s->enc->out = vnf_other_side(in);
+		s->fn[in] = source_add;
+		s->priv[in] = s->enc;
+		return nc_encoder_new(p, &s->enc->enc);
+	}
+	s->dec = calloc(1, sizeof(*s->dec));
+	if (!s->dec)
+		return -ENOMEM;
+	s->dec->params = *p;
+	s->fn[in] = decode_one;
+	s->priv[in] = s->dec;
+	return nc_decoder_new(p, &s->dec->dec);
+}
+
+static void nc_free(struct nc_state *s)
+{
+	if (!s)
+		return;
+	if (s->enc)
+		nc_encoder_free(s->enc->enc);
+	if (s->dec)
+		nc_decoder_free(s->dec->dec);
+	free(s->enc);
+	free(s->dec);
+	free(s);
+}
+
+static int nc_setup(struct vnf *vnf, enum calvin_vnf_kind kind)
 {
 	const struct calvin_nc_spec *spec = &vnf->cfg.nc;
 	struct nc_params p = {.k = spec->k, .r = spec->r, .flush_ns = spec->flush_ns};
+	enum calvin_pair_role role;
 	struct nc_state *s;
-	struct timespec ts;
-	int err;
+	enum vnf_side in;
+	int err = 0;
 
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		vnf_err("Failed to allocate the network-coding state: out of memory");
 		return -ENOMEM;
 	}
-	/* numbered from the wall clock in microseconds, which outruns
-	 * generations, a restarted encoder is ahead of its decoder's window
-	 * (for 35 minutes of wraparound; past that, the decoder resyncs) */
-	clock_gettime(CLOCK_REALTIME, &ts);
-	p.first_gen = (uint32_t)((uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000);
-	s->params = p;
-	err = encode ? nc_encoder_new(&p, &s->enc) : nc_decoder_new(&p, &s->dec);
+	for (in = VNF_WEST; !err && in < VNF_SIDES; in++) {
+		role = calvin_pair_role(kind, spec->direction, vnf_side_dir(in));
+		if (role == CALVIN_ROLE_NONE)
+			continue;
+		err = coder_new(s, in, role == CALVIN_ROLE_APPLY, &p);
+		if (err)
+			vnf_err("Failed to create the network-coding %s (k %u, r %u): %s",
+				role == CALVIN_ROLE_APPLY ? "encoder" : "decoder", p.k, p.r,
+				strerror(-err));
+	}
 	if (err) {
-		vnf_err("Failed to create the network-coding %s (k %u, r %u): %s",
-			encode ? "encoder" : "decoder", p.k, p.r, strerror(-err));
-		free(s);
+		nc_free(s);
 		return err;
 	}
 	vnf->transform_priv = s;
-	vnf_east_mtu_read(vnf);
+	vnf_mtu_read(vnf);
 	return 0;
 }
 
 static int nc_encode_setup(struct vnf *vnf)
 {
-	return nc_setup(vnf, true);
+	return nc_setup(vnf, CALVIN_VNF_NC_ENCODE);
 }
 
 static int nc_decode_setup(struct vnf *vnf)
 {
-	return nc_setup(vnf, false);
+	return nc_setup(vnf, CALVIN_VNF_NC_DECODE);
 }
 
 static void nc_teardown(struct vnf *vnf)
 {
-	struct nc_state *s = vnf->transform_priv;
-
-	if (!s)
-		return;
-	nc_encoder_free(s->enc);
-	nc_decoder_free(s->dec);
-	free(s);
+	nc_free(vnf->transform_priv);
 	vnf->transform_priv = NULL;
 }
 
 /* Queue the repairs the encoder has ready right behind their sources. In
  * latency mode (burst 1) the source leaves first, so it does not wait for
  * the coding; in throughput mode the whole burst leaves at once. */
-static void repairs_queue(struct vnf *vnf, struct vnf_lcore_stats *st, struct nc_state *s,
+static void repairs_queue(struct vnf *vnf, struct vnf_lcore_stats *st, struct nc_enc *e,
 			  struct vnf_out *o)
 {
 	const uint8_t *bytes;
@@ -144,8 +207,8 @@ static void repairs_queue(struct vnf *vnf, struct vnf_lcore_stats *st, struct nc
 
 	if (vnf->cfg.burst == 1)
 		vnf_out_flush(vnf, st, o);
-	while (nc_encoder_next_repair(s->enc, &bytes, &len) == 1) {
-		m = vnf_frame_build(vnf->pool, s->tmpl, &s->tmpl_at, bytes, (uint16_t)len);
+	while (nc_encoder_next_repair(e->enc, &bytes, &len) == 1) {
+		m = vnf_frame_build(vnf->pool, e->tmpl, &e->tmpl_at, bytes, (uint16_t)len);
 		if (unlikely(!m)) {
 			st->xf.no_mbuf++;
 			continue;
@@ -187,12 +250,12 @@ static uint16_t symbol_build(uint8_t *sym, const uint8_t *d, const struct vnf_ap
 static void source_add(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, struct rte_mbuf *m,
 		       struct vnf_app *a, struct vnf_out *o)
 {
-	struct nc_state *s = priv;
+	struct nc_enc *e = priv;
 	/* a repair carries the symbol and its 2-byte length, longer than the
 	 * source's bytes on the wire by the layout and ports: it must fit too */
-	unsigned int extra = CALVIN_NC_LEN_BYTES + NC_SYM_HDR;
-	unsigned int mtu = vnf->east_mtu > extra ? vnf->east_mtu - extra : 0;
-	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *), *sym = s->scratch + CALVIN_NC_HDR_LEN;
+	unsigned int extra = CALVIN_NC_LEN_BYTES + NC_SYM_HDR, out_mtu = vnf->mtu[o->side];
+	unsigned int mtu = out_mtu > extra ? out_mtu - extra : 0;
+	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *), *sym = e->sym;
 	uint16_t sym_len = symbol_build(sym, d, a, d + a->off, a->len);
 	int ready;
 
@@ -203,37 +266,34 @@ static void source_add(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, 
 	}
 	d = rte_pktmbuf_mtod(m, uint8_t *);
 	/* the codec copies the symbol; the header it writes says its length */
-	ready = nc_encoder_add(s->enc, sym, sym_len, o->probes.t_in, d + a->off);
-	memcpy(s->tmpl, d, a->l4_off + sizeof(struct rte_udp_hdr));
-	s->tmpl_at = *a;
+	ready = nc_encoder_add(e->enc, sym, sym_len, o->probes.t_in, d + a->off);
+	memcpy(e->tmpl, d, a->l4_off + sizeof(struct rte_udp_hdr));
+	e->tmpl_at = *a;
 	st->xf.nc_source++;
 	vnf_out_add(vnf, st, o, m, a->probe, a->l4_off);
 	if (ready > 0)
-		repairs_queue(vnf, st, s, o);
-}
-
-static void nc_encode_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
-			      struct rte_mbuf **pkts, uint16_t n, uint64_t t_in)
-{
-	vnf_west_to_east(vnf, st, in, pkts, n, t_in, source_add);
+		repairs_queue(vnf, st, e, o);
 }
 
 /* A partial generation whose deadline passed is closed here; the clock is
  * read only while one is open. */
-static void nc_encode_poll(struct vnf *vnf, struct vnf_lcore_stats *st)
+static void nc_poll(struct vnf *vnf, struct vnf_lcore_stats *st)
 {
-	struct nc_state *s = vnf->transform_priv;
-	uint64_t deadline = nc_encoder_deadline(s->enc), now;
+	struct nc_enc *e = ((struct nc_state *)vnf->transform_priv)->enc;
+	uint64_t deadline, now;
 	struct vnf_out o;
 
+	if (!e)
+		return;
+	deadline = nc_encoder_deadline(e->enc);
 	if (deadline == UINT64_MAX)
 		return;
 	now = vnf_now_ns();
 	if (now < deadline)
 		return;
-	vnf_out_init(&o, VNF_EAST, VNF_WEST, now);
-	if (nc_encoder_poll(s->enc, now) > 0) {
-		repairs_queue(vnf, st, s, &o);
+	vnf_out_init(&o, e->out, vnf_other_side(e->out), now);
+	if (nc_encoder_poll(e->enc, now) > 0) {
+		repairs_queue(vnf, st, e, &o);
 		vnf_out_flush(vnf, st, &o);
 	}
 }
@@ -252,7 +312,7 @@ static int symbol_tlm(const uint8_t *sym, size_t len)
 /* Recovered sources go out with their own ports and the other headers of
  * the frame at hand (tmpl, which gets their ports); a probe with its
  * canonical block, stamped here as the first hop it records. */
-static void recovered_send(struct vnf *vnf, struct vnf_lcore_stats *st, struct nc_state *s,
+static void recovered_send(struct vnf *vnf, struct vnf_lcore_stats *st, struct nc_dec *s,
 			   uint8_t *tmpl, const struct vnf_app *a, struct vnf_out *o)
 {
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(tmpl + a->l4_off);
@@ -281,7 +341,7 @@ static void recovered_send(struct vnf *vnf, struct vnf_lcore_stats *st, struct n
 
 /* A rare event, so the allocation it costs is acceptable; when it fails
  * the old decoder stays. */
-static void decoder_resync(struct nc_state *s)
+static void decoder_resync(struct nc_dec *s)
 {
 	const struct nc_decoder_stats *ds = nc_decoder_stats(s->dec);
 	struct nc_decoder *dec;
@@ -303,7 +363,7 @@ static void decoder_resync(struct nc_state *s)
 static void decode_one(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, struct rte_mbuf *m,
 		       struct vnf_app *a, struct vnf_out *o)
 {
-	struct nc_state *s = priv;
+	struct nc_dec *s = priv;
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *), *pkt = d + a->off, *data;
 	size_t pkt_len = a->len, len;
 	uint8_t tmpl[VNF_TMPL_MAX];
@@ -341,7 +401,7 @@ static void decode_one(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, 
 }
 
 /* The codec keeps its own counters; the lcore's copy is what stats read. */
-static void decoder_counters(struct vnf_lcore_stats *st, const struct nc_state *s)
+static void decoder_counters(struct vnf_lcore_stats *st, const struct nc_dec *s)
 {
 	const struct nc_decoder_stats *ds = nc_decoder_stats(s->dec), *b = &s->base;
 
@@ -354,30 +414,36 @@ static void decoder_counters(struct vnf_lcore_stats *st, const struct nc_state *
 	st->xf.nc_repair_unused = b->repair_unused + ds->repair_unused;
 }
 
-static void nc_decode_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
-			      struct rte_mbuf **pkts, uint16_t n, uint64_t t_in)
+static void nc_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
+		       struct rte_mbuf **pkts, uint16_t n, uint64_t t_in)
 {
-	vnf_west_to_east(vnf, st, in, pkts, n, t_in, decode_one);
-	decoder_counters(st, vnf->transform_priv);
+	struct nc_state *s = vnf->transform_priv;
+
+	vnf_app_burst(vnf, st, in, pkts, n, t_in, s->fn[in], s->priv[in]);
+	if (s->fn[in] == decode_one)
+		decoder_counters(st, s->dec);
 }
 
 const struct vnf_transform vnf_nc_encode = {
     .name = "nc-encode",
-    .help = "west -> east: RLNC sources and repairs; --nc-k, --nc-r, --nc-flush-ns",
+    .help = "RLNC west -> east (sources and repairs), decoding east -> west;"
+	    " --nc-k, --nc-r, --nc-flush-ns, --direction",
     .needs_east = true,
     .setup = nc_encode_setup,
     .teardown = nc_teardown,
-    .process = nc_encode_process,
-    .poll = nc_encode_poll,
+    .process = nc_process,
+    .poll = nc_poll,
     .counters = VNF_CNT_XFORM | VNF_CNT_NC,
 };
 
 const struct vnf_transform vnf_nc_decode = {
     .name = "nc-decode",
-    .help = "west -> east: NC header off, lost sources recovered; --nc-k, --nc-r",
+    .help = "RLNC decoding west -> east (lost sources recovered), encoding east -> west;"
+	    " --nc-k, --nc-r, --nc-flush-ns, --direction",
     .needs_east = true,
     .setup = nc_decode_setup,
     .teardown = nc_teardown,
-    .process = nc_decode_process,
+    .process = nc_process,
+    .poll = nc_poll,
     .counters = VNF_CNT_XFORM | VNF_CNT_NC,
 };

@@ -101,10 +101,11 @@ static int app_locate(struct rte_mbuf *m, const struct vnf_pkt *p, struct vnf_ap
 	return 0;
 }
 
-/* First steps of a transforming VNF for a frame going west -> east: parse,
- * readdress for the east link, find the bytes to transform. Returns 1 with
- * *a filled; 0 when the frame is not IPv4 UDP and was queued on o as it
- * came; -1 when it was dropped (freed and counted). */
+/* First steps of a transforming VNF for a frame that came in on side in:
+ * parse, readdress for the link it leaves on (o's side), find the bytes
+ * to transform. Returns 1 with *a filled; 0 when the frame is not IPv4 UDP
+ * and was queued on o as it came; -1 when it was dropped (freed and
+ * counted). */
 int vnf_app_prepare(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
 		    struct rte_mbuf *m, struct vnf_app *a, struct vnf_out *o)
 {
@@ -139,20 +140,25 @@ int vnf_app_prepare(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side i
 	return 1;
 }
 
-/* Read once: the link MTU is the controller's to set before the VNF starts. */
-void vnf_east_mtu_read(struct vnf *vnf)
+/* Read once: link MTUs are the controller's to set before the VNF starts. */
+void vnf_mtu_read(struct vnf *vnf)
 {
+	enum vnf_side side;
 	struct ifreq ifr;
 	int fd;
 
-	vnf->east_mtu = 0;
+	memset(vnf->mtu, 0, sizeof(vnf->mtu));
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return;
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", vnf->cfg.ifname[VNF_EAST]);
-	if (!ioctl(fd, SIOCGIFMTU, &ifr) && ifr.ifr_mtu > 0)
-		vnf->east_mtu = (unsigned int)ifr.ifr_mtu;
+	for (side = VNF_WEST; side < VNF_SIDES; side++) {
+		if (!vnf->cfg.ifname[side])
+			continue;
+		memset(&ifr, 0, sizeof(ifr));
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", vnf->cfg.ifname[side]);
+		if (!ioctl(fd, SIOCGIFMTU, &ifr) && ifr.ifr_mtu > 0)
+			vnf->mtu[side] = (unsigned int)ifr.ifr_mtu;
+	}
 	close(fd);
 }
 
@@ -226,23 +232,24 @@ struct rte_mbuf *vnf_frame_build(struct rte_mempool *pool, const uint8_t *tmpl,
 	return m;
 }
 
-/* The shape of every transforming VNF: what comes from the east is forwarded
- * as it is; each frame from the west is prepared and handed to fn, and what
- * fn keeps leaves east together. */
-void vnf_west_to_east(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
-		      struct rte_mbuf **pkts, uint16_t n, uint64_t t_in, vnf_app_fn fn)
+/* The shape of every transforming VNF, for one direction: each frame that
+ * came in on side in is prepared for the other side and handed to fn with
+ * priv, and what fn keeps leaves together. fn NULL: this direction is not
+ * transformed, frames are forwarded as they came. */
+void vnf_app_burst(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
+		   struct rte_mbuf **pkts, uint16_t n, uint64_t t_in, vnf_app_fn fn, void *priv)
 {
 	struct vnf_out o;
 	struct vnf_app a;
 	uint16_t i;
 
-	if (in != VNF_WEST) {
+	if (!fn) {
 		vnf_forward_process(vnf, st, in, pkts, n, t_in);
 		return;
 	}
-	vnf_out_init(&o, VNF_EAST, in, t_in);
+	vnf_out_init(&o, vnf_other_side(in), in, t_in);
 	for (i = 0; i < n; i++)
 		if (vnf_app_prepare(vnf, st, in, pkts[i], &a, &o) == 1)
-			fn(vnf, st, vnf->transform_priv, pkts[i], &a, &o);
+			fn(vnf, st, priv, pkts[i], &a, &o);
 	vnf_out_flush(vnf, st, &o);
 }

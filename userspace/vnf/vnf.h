@@ -20,12 +20,24 @@
 
 #include <calvin/telemetry.h>
 #include "chainspec.h" /* struct calvin_nc_spec, calvin_crypt_spec */
+#include "pair.h"
 
 #define VNF_PROG "calvin-vnf"
 #define VNF_MAX_BURST 64
 #define VNF_NAME_MAX 32 /* chain and VNF names: they end up in the file prefix */
 
 enum vnf_side { VNF_WEST = 0, VNF_EAST = 1, VNF_SIDES };
+
+static inline enum vnf_side vnf_other_side(enum vnf_side s)
+{
+	return s == VNF_WEST ? VNF_EAST : VNF_WEST;
+}
+
+/* Frames that come in on the west go toward the server (CALVIN_DIR_FWD). */
+static inline unsigned int vnf_side_dir(enum vnf_side in)
+{
+	return in == VNF_WEST ? CALVIN_DIR_FWD : CALVIN_DIR_REV;
+}
 
 enum vnf_pmd { VNF_PMD_AF_XDP, VNF_PMD_AF_PACKET };
 
@@ -47,8 +59,12 @@ struct vnf_config {
 	const struct vnf_transform *transform;
 	unsigned int mem_mb;
 	int ready_fd;			/* -1: none */
+	/* --direction sets the direction of both */
 	struct calvin_nc_spec nc;	/* nc-encode, nc-decode */
 	struct calvin_crypt_spec crypt; /* encrypt, decrypt; key_file "" when not given */
+	/* encrypt, decrypt: the HKDF salt of this deployment's traffic keys */
+	uint8_t deploy_random[CALVIN_DEPLOY_RANDOM_LEN];
+	bool has_deploy_random;
 };
 
 struct vnf_port {
@@ -79,7 +95,9 @@ struct vnf_port_stats {
 };
 
 /* Counters of the transforming VNFs (nc-*, encrypt, decrypt), for the
- * packets they transform (west -> east). */
+ * packets they transform, both directions together: a VNF seals (encodes)
+ * one way and opens (decodes) the other, so each counter belongs to one
+ * direction of a pair that transforms both. */
 struct vnf_xform_stats {
 	uint64_t untouched; /* not IPv4 UDP: forwarded as it came */
 	uint64_t too_big;   /* would exceed the east MTU or the codec's limit: dropped */
@@ -115,9 +133,9 @@ struct vnf {
 	struct rte_mempool *pool;
 	struct vnf_port port[VNF_SIDES];
 	void *transform_priv; /* state of the transform, if it keeps any */
-	/* MTU of the east interface, read at setup by the transforms that grow
+	/* MTU of each interface, read at setup by the transforms that grow
 	 * frames (a veth drops what exceeds it, silently); 0: unknown */
-	unsigned int east_mtu;
+	unsigned int mtu[VNF_SIDES];
 };
 
 /* What the parser learnt about a frame (offsets from the frame start). */
@@ -216,13 +234,14 @@ void vnf_out_flush(struct vnf *vnf, struct vnf_lcore_stats *st, struct vnf_out *
 uint16_t vnf_tlm_len(const uint8_t *payload, uint16_t len);
 int vnf_app_prepare(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
 		    struct rte_mbuf *m, struct vnf_app *a, struct vnf_out *o);
-void vnf_east_mtu_read(struct vnf *vnf);
-/* What a transform does to one prepared frame from the west: transform it
- * and vnf_out_add() it, or count it and free it. priv is transform_priv. */
+void vnf_mtu_read(struct vnf *vnf);
+/* What a transform does to one prepared frame: transform it and
+ * vnf_out_add() it, or count it and free it. priv is the state of the
+ * direction's transform. */
 typedef void (*vnf_app_fn)(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv,
 			   struct rte_mbuf *m, struct vnf_app *a, struct vnf_out *o);
-void vnf_west_to_east(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
-		      struct rte_mbuf **pkts, uint16_t n, uint64_t t_in, vnf_app_fn fn);
+void vnf_app_burst(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
+		   struct rte_mbuf **pkts, uint16_t n, uint64_t t_in, vnf_app_fn fn, void *priv);
 int vnf_app_grow(struct rte_mbuf *m, struct vnf_app *a, uint16_t head, uint16_t tail,
 		 unsigned int mtu);
 void vnf_app_shrink(struct rte_mbuf *m, struct vnf_app *a, uint16_t head, uint16_t tail);

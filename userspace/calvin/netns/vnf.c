@@ -23,7 +23,7 @@
 struct vnf_args {
 	char *argv[48];
 	unsigned int argc;
-	char buf[2048]; /* the numbers and MACs argv points into */
+	char buf[8192]; /* the numbers, MACs and paths argv points into */
 	size_t used;
 	char bin[PATH_MAX];
 	char ready_fd[12];
@@ -54,8 +54,11 @@ static void argf(struct vnf_args *a, const char *opt, const char *fmt, ...)
 	arg(a, v);
 }
 
-/* The transform and its parameters, per kind. */
-static void transform_args(struct vnf_args *a, const struct calvin_vnf_spec *v)
+/* The transform and its parameters, per kind. Both ends of an encrypt/
+ * decrypt pair get the deployment's random value, from which they derive
+ * the same fresh traffic keys. */
+static void transform_args(struct vnf_args *a, const struct deploy *d,
+			   const struct calvin_vnf_spec *v)
 {
 	argf(a, "--transform", "%s", calvin_vnf_kind_name(v->kind));
 	switch (v->kind) {
@@ -64,14 +67,16 @@ static void transform_args(struct vnf_args *a, const struct calvin_vnf_spec *v)
 		argf(a, "--nc-k", "%u", v->nc.k);
 		argf(a, "--nc-r", "%u", v->nc.r);
 		argf(a, "--nc-flush-ns", "%llu", (unsigned long long)v->nc.flush_ns);
+		argf(a, "--direction", "%s", calvin_direction_name(v->nc.direction));
 		break;
 	case CALVIN_VNF_ENCRYPT:
 	case CALVIN_VNF_DECRYPT:
-		argf(a, "--cipher", "%s", v->crypt.cipher == CALVIN_CIPHER_CHACHA20_POLY1305
-						  ? "chacha20-poly1305"
-						  : "aes-256-gcm");
+		argf(a, "--cipher", "%s", calvin_cipher_name(v->crypt.cipher));
 		argf(a, "--key-file", "%s", v->crypt.key_file);
+		argf(a, "--deploy-random", "%s", d->deploy_random);
 		argf(a, "--spi", "%u", v->crypt.spi);
+		argf(a, "--spi-rev", "%u", v->crypt.spi_rev);
+		argf(a, "--direction", "%s", calvin_direction_name(v->crypt.direction));
 		if (v->kind == CALVIN_VNF_DECRYPT)
 			argf(a, "--replay-window", "%u", v->crypt.replay_window);
 		break;
@@ -113,7 +118,7 @@ static int vnf_args_fill(struct deploy *d, unsigned int i, struct vnf_args *a)
 	argf(a, "--west-peer", "%s", west);
 	argf(a, "--east-peer", "%s", east);
 	argf(a, "--probe-port", "%u", s->probe.port);
-	transform_args(a, v);
+	transform_args(a, d, v);
 	arg(a, "--ready-fd");
 	arg(a, a->ready_fd);
 	a->argv[a->argc] = NULL;

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Transform pairs: roles per direction, SPIs and the HKDF info of a
+ * security association (see pair.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "pair.h"
+
+bool calvin_pair_head(enum calvin_vnf_kind k)
+{
+	return k == CALVIN_VNF_ENCRYPT || k == CALVIN_VNF_NC_ENCODE;
+}
+
+bool calvin_pair_tail(enum calvin_vnf_kind k)
+{
+	return k == CALVIN_VNF_DECRYPT || k == CALVIN_VNF_NC_DECODE;
+}
+
+enum calvin_vnf_kind calvin_pair_closer(enum calvin_vnf_kind head)
+{
+	return head == CALVIN_VNF_ENCRYPT ? CALVIN_VNF_DECRYPT : CALVIN_VNF_NC_DECODE;
+}
+
+static bool dirs_include(enum calvin_direction dirs, unsigned int dir)
+{
+	if (dirs == CALVIN_DIRS_BOTH)
+		return dir == CALVIN_DIR_FWD || dir == CALVIN_DIR_REV;
+	return (dirs == CALVIN_DIRS_FWD && dir == CALVIN_DIR_FWD) ||
+	       (dirs == CALVIN_DIRS_REV && dir == CALVIN_DIR_REV);
+}
+
+enum calvin_pair_role calvin_pair_role(enum calvin_vnf_kind k, enum calvin_direction dirs,
+				       unsigned int dir)
+{
+	bool head = calvin_pair_head(k);
+
+	if (!(head || calvin_pair_tail(k)) || !dirs_include(dirs, dir))
+		return CALVIN_ROLE_NONE;
+	/* the head applies on the way out (forward), the tail on the way back */
+	return head == (dir == CALVIN_DIR_FWD) ? CALVIN_ROLE_APPLY : CALVIN_ROLE_UNDO;
+}
+
+uint32_t calvin_spi_rev_default(uint32_t spi)
+{
+	return spi == UINT32_MAX ? 1 : spi + 1;
+}
+
+uint32_t calvin_sa_spi(const struct calvin_crypt_spec *c, unsigned int dir)
+{
+	return dir == CALVIN_DIR_REV ? c->spi_rev : c->spi;
+}
+
+int calvin_sa_info(uint8_t *buf, size_t cap, const char *chain, uint32_t spi, unsigned int dir)
+{
+	size_t label = sizeof(CALVIN_SA_LABEL), n = chain ? strlen(chain) : 0, len;
+	uint8_t *p = buf;
+
+	if (!n || n > 255 || !spi || (dir != CALVIN_DIR_FWD && dir != CALVIN_DIR_REV))
+		return -EINVAL;
+	len = label + 1 + n + 4 + 1;
+	if (cap < len)
+		return -ENOSPC;
+	memcpy(p, CALVIN_SA_LABEL, label); /* with its NUL: the separator */
+	p += label;
+	*p++ = (uint8_t)n;
+	memcpy(p, chain, n);
+	p += n;
+	*p++ = (uint8_t)(spi >> 24);
+	*p++ = (uint8_t)(spi >> 16);
+	*p++ = (uint8_t)(spi >> 8);
+	*p++ = (uint8_t)spi;
+	*p = (uint8_t)dir;
+	return (int)len;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* Transform pairs: which way each VNF of an encrypt/decrypt or an
+ * nc-encode/nc-decode pair transforms, and the security associations of
+ * an encrypt/decrypt pair. Pure: no I/O.
+ *
+ * A pair protects the link between its two VNFs in both directions unless
+ * its VNFs are restricted to one (direction: fwd | rev in the chain file).
+ * The head of a pair (encrypt, nc-encode, nearer the probe) applies its
+ * transform to what goes west -> east (CALVIN_DIR_FWD) and undoes it on
+ * the way back; the tail (decrypt, nc-decode) undoes west -> east and
+ * applies east -> west. So the head seals/encodes forward and opens/decodes
+ * backward, and the tail the other way round.
+ *
+ * Each direction of an encrypt/decrypt pair is a security association of
+ * its own, as in IPsec: an SPI of its own (spi forward, spi-rev backward)
+ * and a traffic key and nonce salt derived for it (calvin_sa_derive() in
+ * aead.h) by HKDF-SHA256 from the key file's long-term key, with the
+ * deployment's random value as salt and calvin_sa_info() as info. */
+#ifndef CALVIN_LIB_PAIR_H
+#define CALVIN_LIB_PAIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <calvin/telemetry.h> /* CALVIN_DIR_FWD, CALVIN_DIR_REV */
+#include "chainspec.h"
+
+/* What `calvin up` makes for each deployment (getrandom) and gives to both
+ * ends of every pair: the HKDF salt. Not secret; kept in the chain's state
+ * directory as hex. */
+#define CALVIN_DEPLOY_RANDOM_LEN 32
+#define CALVIN_DEPLOY_RANDOM_FILE "deploy-random"
+
+enum calvin_pair_role {
+	CALVIN_ROLE_NONE,  /* the direction passes untouched */
+	CALVIN_ROLE_APPLY, /* seal, encode */
+	CALVIN_ROLE_UNDO,  /* open, decode */
+};
+
+/* encrypt and nc-encode open a pair, decrypt and nc-decode close one. */
+bool calvin_pair_head(enum calvin_vnf_kind k);
+bool calvin_pair_tail(enum calvin_vnf_kind k);
+/* The kind that closes the pair head k opens (encrypt: decrypt). */
+enum calvin_vnf_kind calvin_pair_closer(enum calvin_vnf_kind head);
+
+/* What a VNF of kind k, restricted to dirs, does with frames going dir
+ * (CALVIN_DIR_FWD or CALVIN_DIR_REV). NONE for kinds that are not in a
+ * pair. */
+enum calvin_pair_role calvin_pair_role(enum calvin_vnf_kind k, enum calvin_direction dirs,
+				       unsigned int dir);
+
+/* spi-rev when the chain file gives none: spi + 1 (1 after 0xffffffff). */
+uint32_t calvin_spi_rev_default(uint32_t spi);
+/* The SPI of the security association of direction dir. */
+uint32_t calvin_sa_spi(const struct calvin_crypt_spec *c, unsigned int dir);
+
+/* HKDF info of one security association:
+ *   "calvin-crypt-sa-v1" | 0x00 | len(chain) (1 byte) | chain
+ *   | spi (4 bytes, big-endian) | dir (1 byte, CALVIN_DIR_*)
+ * The label's version changes whenever the derivation does; every field
+ * has a fixed length or a length prefix, so two different contexts never
+ * give the same info. */
+#define CALVIN_SA_LABEL "calvin-crypt-sa-v1"
+#define CALVIN_SA_INFO_MAX (sizeof(CALVIN_SA_LABEL) + 1 + 255 + 4 + 1)
+
+/* Write the info of (chain, spi, dir) to buf; returns its length, or
+ * -EINVAL (empty chain or longer than 255, spi 0, unknown dir) or -ENOSPC. */
+int calvin_sa_info(uint8_t *buf, size_t cap, const char *chain, uint32_t spi, unsigned int dir);
+
+#endif /* CALVIN_LIB_PAIR_H */
