@@ -4,6 +4,7 @@
 #ifndef CALVIN_BACKEND_H
 #define CALVIN_BACKEND_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "chainspec.h"
@@ -28,6 +29,7 @@ struct deploy {
 	const struct calvin_chain_spec *spec;
 	struct chain_state *state;
 	int vnf_cpu[CALVIN_MAX_VNFS]; /* -1: not pinned */
+	bool shared;		      /* the plan shares cores between user VNFs */
 	unsigned int nr_nodes;
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 };

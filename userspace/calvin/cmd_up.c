@@ -189,6 +189,7 @@ int chain_up(const struct calvin_chain_spec *spec)
 	if (rc)
 		return rc;
 	memcpy(d.vnf_cpu, plan.vnf_cpu, sizeof(d.vnf_cpu));
+	d.shared = plan.shared;
 	d.nr_nodes = calvin_chain_nodes(spec, d.nodes);
 	err = state_create(&state, spec->name);
 	if (err == -EEXIST)

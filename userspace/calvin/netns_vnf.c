@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* User VNFs in the netns backend: calvin-vnf (DPDK) started inside the
- * node's namespace, pinned, journalled before it can do anything. */
+ * node's namespace, pinned (or not, as planned), journalled before it can
+ * do anything. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 
 #include "netns.h"
 #include "util.h"
+#include "wakeup.h"
 
 #define VNF_READY_TIMEOUT_MS 30000
 
@@ -105,6 +107,8 @@ static int vnf_args_fill(struct deploy *d, unsigned int i, struct vnf_args *a)
 		argf(a, "--lcore", "any");
 	else
 		argf(a, "--lcore", "%d", d->vnf_cpu[i]);
+	/* busy-polling a core another VNF needs would cost it scheduler slices */
+	argf(a, "--wait", "%s", calvin_wait_name(calvin_wait_for(d->shared, d->vnf_cpu[i])));
 	argf(a, "--burst", "%u", v->burst);
 	argf(a, "--pmd", "%s", v->pmd == CALVIN_PMD_AF_PACKET ? "af_packet" : "af_xdp");
 	argf(a, "--west", "%s", IF_WEST);

@@ -35,6 +35,7 @@ enum {
 	OPT_KEY_FILE,
 	OPT_SPI,
 	OPT_REPLAY_WINDOW,
+	OPT_WAIT,
 	OPT_HELP,
 };
 
@@ -60,22 +61,25 @@ static const struct option vnf_options[] = {
     {"key-file", required_argument, NULL, OPT_KEY_FILE},
     {"spi", required_argument, NULL, OPT_SPI},
     {"replay-window", required_argument, NULL, OPT_REPLAY_WINDOW},
+    {"wait", required_argument, NULL, OPT_WAIT},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
 
 void vnf_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU|any"
-		" [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
-		" [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
-		" [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
-		" [--mem-mb 64] [--ready-fd FD]\n"
-		"  nc-encode, nc-decode: [--nc-k 4] [--nc-r 1] [--nc-flush-ns 1000000]"
-		" (0: never flush)\n"
-		"  encrypt, decrypt: --key-file PATH (chmod 600)"
-		" [--cipher aes-256-gcm|chacha20-poly1305] [--spi 1] [--replay-window 1024]\n");
+	fprintf(out, "usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU|any"
+		     " [--wait busy|wakeup]"
+		     " [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
+		     " [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
+		     " [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
+		     " [--mem-mb 64] [--ready-fd FD]\n"
+		     "  nc-encode, nc-decode: [--nc-k 4] [--nc-r 1] [--nc-flush-ns 1000000]"
+		     " (0: never flush)\n"
+		     "  encrypt, decrypt: --key-file PATH (chmod 600)"
+		     " [--cipher aes-256-gcm|chacha20-poly1305] [--spi 1] [--replay-window 1024]\n"
+		     "  --wait: busy-poll (default with --lcore CPU) or sleep in the kernel between"
+		     " frames (default with --lcore any)\n");
 }
 
 static int bad_arg(const char *opt, const char *val, const char *why)
@@ -275,6 +279,10 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 		return err;
 	case OPT_READY_FD:
 		return parse_ready_fd(arg, &cfg->ready_fd);
+	case OPT_WAIT:
+		if (calvin_wait_parse(arg, &cfg->wait))
+			return bad_arg("wait", arg, "expected busy or wakeup");
+		return 0;
 	}
 	return parse_xform(opt, arg, cfg);
 }
@@ -330,7 +338,7 @@ static int check_config(const struct vnf_config *cfg, bool have_id, bool have_lc
 /* Returns 0, 1 when help was asked for, or -EINVAL (message printed). */
 int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 {
-	bool have_id = false, have_lcore = false;
+	bool have_id = false, have_lcore = false, have_wait = false;
 	int opt, err;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -361,10 +369,14 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 			return err;
 		have_id |= opt == OPT_VNF_ID;
 		have_lcore |= opt == OPT_LCORE;
+		have_wait |= opt == OPT_WAIT;
 	}
 	if (optind < argc) {
 		fprintf(stderr, VNF_PROG ": unexpected argument '%s'\n", argv[optind]);
 		return -EINVAL;
 	}
+	/* busy-poll only on a core of our own, unless told */
+	if (!have_wait)
+		cfg->wait = calvin_wait_for(false, cfg->unpinned ? -1 : (int)cfg->lcore);
 	return check_config(cfg, have_id, have_lcore);
 }

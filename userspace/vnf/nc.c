@@ -238,6 +238,13 @@ static void nc_encode_poll(struct vnf *vnf, struct vnf_lcore_stats *st)
 	}
 }
 
+static uint64_t nc_encode_deadline(const struct vnf *vnf)
+{
+	const struct nc_state *s = vnf->transform_priv;
+
+	return nc_encoder_deadline(s->enc);
+}
+
 /* Whether a recovered symbol starts with a telemetry block: 1 yes, 0 no,
  * -EBADMSG when it is not a symbol an nc-encode made. */
 static int symbol_tlm(const uint8_t *sym, size_t len)
@@ -369,6 +376,7 @@ const struct vnf_transform vnf_nc_encode = {
     .teardown = nc_teardown,
     .process = nc_encode_process,
     .poll = nc_encode_poll,
+    .deadline = nc_encode_deadline,
     .counters = VNF_CNT_XFORM | VNF_CNT_NC,
 };
 
