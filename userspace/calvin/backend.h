@@ -7,6 +7,7 @@
 #define CALVIN_BACKEND_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "chainspec.h"

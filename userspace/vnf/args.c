@@ -38,6 +38,7 @@ enum {
 	OPT_DIRECTION,
 	OPT_DEPLOY_RANDOM,
 	OPT_REPLAY_WINDOW,
+	OPT_WAIT,
 	OPT_HELP,
 };
 
@@ -66,6 +67,7 @@ static const struct option vnf_options[] = {
     {"direction", required_argument, NULL, OPT_DIRECTION},
     {"deploy-random", required_argument, NULL, OPT_DEPLOY_RANDOM},
     {"replay-window", required_argument, NULL, OPT_REPLAY_WINDOW},
+    {"wait", required_argument, NULL, OPT_WAIT},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -74,6 +76,7 @@ void vnf_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU|any"
+		" [--wait busy|wakeup]"
 		" [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
 		" [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
 		" [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
@@ -82,7 +85,9 @@ void vnf_usage(FILE *out)
 		" (0: never flush) [--direction both|fwd|rev]\n"
 		"  encrypt, decrypt: --key-file PATH (chmod 600) --deploy-random HEX (64 digits)"
 		" [--cipher aes-256-gcm|chacha20-poly1305] [--spi 1] [--spi-rev SPI+1]"
-		" [--direction both|fwd|rev] [--replay-window 1024]\n");
+		" [--direction both|fwd|rev] [--replay-window 1024]\n"
+		"  --wait: busy-poll (default with --lcore CPU) or sleep in the kernel between"
+		" frames (default with --lcore any)\n");
 }
 
 static int bad_arg(const char *opt, const char *val, const char *why)
@@ -317,6 +322,10 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 		return err;
 	case OPT_READY_FD:
 		return parse_ready_fd(arg, &cfg->ready_fd);
+	case OPT_WAIT:
+		if (calvin_wait_parse(arg, &cfg->wait))
+			return bad_arg("wait", arg, "expected busy or wakeup");
+		return 0;
 	}
 	return parse_xform(opt, arg, cfg);
 }
@@ -384,7 +393,7 @@ static int check_config(const struct vnf_config *cfg, bool have_id, bool have_lc
 /* Returns 0, 1 when help was asked for, or -EINVAL (message printed). */
 int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 {
-	bool have_id = false, have_lcore = false, have_spi_rev = false;
+	bool have_id = false, have_lcore = false, have_spi_rev = false, have_wait = false;
 	int opt, err;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -416,6 +425,7 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 		have_id |= opt == OPT_VNF_ID;
 		have_lcore |= opt == OPT_LCORE;
 		have_spi_rev |= opt == OPT_SPI_REV;
+		have_wait |= opt == OPT_WAIT;
 	}
 	if (optind < argc) {
 		fprintf(stderr, VNF_PROG ": unexpected argument '%s'\n", argv[optind]);
@@ -423,5 +433,8 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 	}
 	if (!have_spi_rev)
 		cfg->crypt.spi_rev = calvin_spi_rev_default(cfg->crypt.spi);
+	/* busy-poll only on a core of our own, unless told */
+	if (!have_wait)
+		cfg->wait = calvin_wait_for(false, cfg->unpinned ? -1 : (int)cfg->lcore);
 	return check_config(cfg, have_id, have_lcore);
 }

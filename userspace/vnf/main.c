@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* calvin-vnf: a DPDK user-space VNF of a calvin chain. Its life: parse the
  * command line, init the EAL, open the ports, wait for links, say ready,
- * busy-poll until SIGTERM/SIGINT, then close the ports (which detaches
- * af_xdp's XDP programs) and clean up. */
+ * poll until SIGTERM/SIGINT (busy, or sleeping between frames), then close
+ * the ports (which detaches af_xdp's XDP programs) and clean up. */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -37,6 +38,19 @@ void vnf_err(const char *fmt, ...)
 static void on_signal(int sig)
 {
 	vnf_quit = true;
+}
+
+/* SIGTERM and SIGINT are blocked (how) around EAL init: the threads the
+ * EAL starts inherit the mask, so the signals reach the lcore, which may
+ * be asleep in ppoll() waiting for them (wait.c). */
+static void signals_mask(int how)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	pthread_sigmask(how, &set, NULL);
 }
 
 static void signals_setup(void)
@@ -179,7 +193,9 @@ int main(int argc, char **argv)
 	if (err)
 		return 1;
 	vnf_log_capture();
+	signals_mask(SIG_BLOCK);
 	err = eal_init(&vnf.cfg, argv[0]);
+	signals_mask(SIG_UNBLOCK);
 	if (err)
 		return 1;
 	err = vnf_stats_register(&vnf);
@@ -205,7 +221,7 @@ int main(int argc, char **argv)
 	if (err)
 		goto close_ports;
 
-	/* 5. Busy-poll on our lcore (the main one) until a signal. */
+	/* 5. Poll on our lcore (the main one) until a signal. */
 	rte_eal_mp_remote_launch(vnf_loop, &vnf, CALL_MAIN);
 	rte_eal_mp_wait_lcore();
 

@@ -298,6 +298,14 @@ static void nc_poll(struct vnf *vnf, struct vnf_lcore_stats *st)
 	}
 }
 
+/* When nc_poll() must run next: the wakeup loop sleeps no longer. */
+static uint64_t nc_deadline(const struct vnf *vnf)
+{
+	const struct nc_enc *e = ((const struct nc_state *)vnf->transform_priv)->enc;
+
+	return e ? nc_encoder_deadline(e->enc) : UINT64_MAX;
+}
+
 /* Whether a recovered symbol starts with a telemetry block: 1 yes, 0 no,
  * -EBADMSG when it is not a symbol an nc-encode made. */
 static int symbol_tlm(const uint8_t *sym, size_t len)
@@ -433,6 +441,7 @@ const struct vnf_transform vnf_nc_encode = {
     .teardown = nc_teardown,
     .process = nc_process,
     .poll = nc_poll,
+    .deadline = nc_deadline,
     .counters = VNF_CNT_XFORM | VNF_CNT_NC,
 };
 
@@ -445,5 +454,6 @@ const struct vnf_transform vnf_nc_decode = {
     .teardown = nc_teardown,
     .process = nc_process,
     .poll = nc_poll,
+    .deadline = nc_deadline,
     .counters = VNF_CNT_XFORM | VNF_CNT_NC,
 };

@@ -113,9 +113,12 @@ static int port_try(struct vnf *vnf, enum vnf_side side, enum vnf_pmd pmd, const
 {
 	struct vnf_port *p = &vnf->port[side];
 	const char *ifname = vnf->cfg.ifname[side];
+	const bool wakeup = vnf->cfg.wait == CALVIN_WAIT_WAKEUP;
+	struct vnf_fdset before;
 	char devargs[128];
 	int err;
 
+	p->wait_fd = -1;
 	snprintf(p->devname, sizeof(p->devname), "net_%s_%s", vnf_pmd_name(pmd), side_name[side]);
 	/* busy_budget=0: the PMD's default preferred busy polling makes a
 	 * recvfrom() syscall on every empty poll; on veth the frames reach the
@@ -128,6 +131,10 @@ static int port_try(struct vnf *vnf, enum vnf_side side, enum vnf_pmd pmd, const
 	else
 		snprintf(devargs, sizeof(devargs), "%s,iface=%s", p->devname, ifname);
 
+	*step = "list the open sockets";
+	err = wakeup ? vnf_sockets(pmd, &before) : 0;
+	if (err)
+		return err;
 	*step = "probe";
 	err = rte_dev_probe(devargs);
 	if (err)
@@ -147,6 +154,14 @@ static int port_try(struct vnf *vnf, enum vnf_side side, enum vnf_pmd pmd, const
 	err = rte_eth_macaddr_get(p->port_id, &p->mac);
 	if (err)
 		goto stop_port;
+	/* the PMD opened its socket by now: in rx queue setup (af_xdp) or in
+	 * probe (af_packet) */
+	*step = "find the socket to sleep on (--wait busy needs none) for";
+	p->wait_fd = wakeup ? vnf_port_socket(pmd, &before) : -1;
+	if (wakeup && p->wait_fd < 0) {
+		err = p->wait_fd;
+		goto stop_port;
+	}
 	p->pmd = pmd;
 	p->started = true;
 	return 0;

@@ -84,6 +84,16 @@ static uint64_t counter_sum(enum vnf_side side, size_t off)
 	return sum;
 }
 
+static uint64_t sleeps_sum(void)
+{
+	uint64_t sum = 0;
+	unsigned int lcore;
+
+	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++)
+		sum += *(const volatile uint64_t *)&vnf_stats[lcore].sleeps;
+	return sum;
+}
+
 static int stats_cmd(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	char key[64];
@@ -103,6 +113,8 @@ static int stats_cmd(const char *cmd, const char *params, struct rte_tel_data *d
 		if (stats_vnf->cfg.transform->counters & xform_counters[i].group)
 			rte_tel_data_add_dict_u64(d, xform_counters[i].name,
 						  xform_counter_sum(xform_counters[i].off));
+	if (stats_vnf->cfg.wait == CALVIN_WAIT_WAKEUP)
+		rte_tel_data_add_dict_u64(d, "sleeps", sleeps_sum());
 	return 0;
 }
 
@@ -119,6 +131,7 @@ static int info_cmd(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_string(d, "transform", cfg->transform->name);
 	rte_tel_data_add_dict_int(d, "burst", cfg->burst);
 	rte_tel_data_add_dict_int(d, "lcore", (int)cfg->lcore);
+	rte_tel_data_add_dict_string(d, "wait", calvin_wait_name(cfg->wait));
 	rte_tel_data_add_dict_int(d, "probe_port", cfg->probe_port);
 	for (side = VNF_WEST; side < VNF_SIDES; side++) {
 		const struct vnf_port *p = &stats_vnf->port[side];
@@ -145,5 +158,5 @@ int vnf_stats_register(const struct vnf *vnf)
 		return err;
 	return rte_telemetry_register_cmd(
 	    "/calvin/info", info_cmd,
-	    "Chain, VNF name and id, PMD per port, burst, lcore. No parameters");
+	    "Chain, VNF name and id, PMD per port, burst, lcore, wait mode. No parameters");
 }

@@ -3,12 +3,14 @@
  *
  * One process runs one VNF on one node: a port "west" (toward the probe)
  * and, for transforms that need it, a port "east" (toward the server). One
- * pinned lcore busy-polls them and hands each received burst to the
- * transform chosen on the command line (see transforms.c).
+ * lcore polls them and hands each received burst to the transform chosen
+ * on the command line (see transforms.c): it busy-polls on a core of its
+ * own, and sleeps in the kernel between frames on a shared one (wait.c).
  */
 #ifndef CALVIN_VNF_H
 #define CALVIN_VNF_H
 
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,6 +23,7 @@
 #include <calvin/telemetry.h>
 #include "chainspec.h" /* struct calvin_nc_spec, calvin_crypt_spec */
 #include "pair.h"
+#include "wakeup.h"    /* enum calvin_wait */
 
 #define VNF_PROG "calvin-vnf"
 #define VNF_MAX_BURST 64
@@ -48,7 +51,8 @@ struct vnf_config {
 	const char *name;
 	uint16_t vnf_id;
 	unsigned int lcore;
-	bool unpinned; /* --lcore any: run on any CPU of our affinity (shared placement) */
+	bool unpinned;	       /* --lcore any: run on any CPU of our affinity (shared placement) */
+	enum calvin_wait wait; /* busy-poll, or sleep between frames (a shared core) */
 	uint16_t burst;
 	enum vnf_pmd pmd;		       /* preferred; af_packet also when af_xdp fails */
 	bool pmd_forced;		       /* --pmd given: no fallback */
@@ -76,6 +80,7 @@ struct vnf_port {
 	struct rte_ether_addr mac;  /* our own */
 	struct rte_ether_addr peer; /* far end of the link */
 	uint8_t dir_in;		    /* CALVIN_DIR_* of frames received here */
+	int wait_fd;		    /* --wait wakeup: the PMD's socket, polled when idle */
 };
 
 /* Counters of one port, seen from the polling lcore. rx counts what the port
@@ -126,6 +131,7 @@ struct vnf_xform_stats {
 struct vnf_lcore_stats {
 	struct vnf_port_stats port[VNF_SIDES];
 	struct vnf_xform_stats xf;
+	uint64_t sleeps; /* --wait wakeup: times the lcore slept in the kernel */
 } __rte_cache_aligned;
 
 struct vnf {
@@ -191,7 +197,9 @@ struct vnf_app {
  * those of the PMD. setup() and teardown() run before and after the loop,
  * for transforms that keep state (keys, coding windows); setup() prints
  * its own one-line error. poll(), if set, runs on every turn of the loop,
- * received or not, for work due at a deadline (flushing a generation). */
+ * received or not, for work due at a deadline (flushing a generation);
+ * deadline() says when that is (CLOCK_MONOTONIC ns, UINT64_MAX: nothing
+ * due), so a VNF that sleeps between frames wakes up for it. */
 struct vnf_transform {
 	const char *name;
 	const char *help;
@@ -201,6 +209,7 @@ struct vnf_transform {
 	void (*process)(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
 			struct rte_mbuf **pkts, uint16_t n, uint64_t t_in);
 	void (*poll)(struct vnf *vnf, struct vnf_lcore_stats *st);
+	uint64_t (*deadline)(const struct vnf *vnf);
 	unsigned int counters; /* VNF_CNT_* */
 };
 
@@ -220,6 +229,23 @@ int vnf_loop(void *arg);
 uint64_t vnf_now_ns(void);
 void vnf_tx(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side out, struct rte_mbuf **pkts,
 	    uint16_t n, struct vnf_probes *probes);
+
+/* wait.c */
+#define VNF_FDSET_MAX 64
+struct vnf_fdset {
+	unsigned int n;
+	int fd[VNF_FDSET_MAX];
+};
+struct vnf_wait {
+	struct pollfd fds[VNF_SIDES];
+	nfds_t nfds;
+	sigset_t mask; /* the lcore's mask while it sleeps: SIGTERM, SIGINT let in */
+};
+int vnf_sockets(enum vnf_pmd pmd, struct vnf_fdset *set);
+int vnf_port_socket(enum vnf_pmd pmd, const struct vnf_fdset *before);
+void vnf_wait_init(struct vnf_wait *w, const struct vnf *vnf);
+void vnf_wait_fini(struct vnf_wait *w);
+void vnf_wait_sleep(struct vnf_wait *w, uint64_t deadline);
 
 /* pkt.c */
 enum vnf_verdict vnf_pkt_parse(const struct rte_mbuf *m, uint16_t probe_port, struct vnf_pkt *p);

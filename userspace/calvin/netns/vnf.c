@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* User VNFs in the netns backend: calvin-vnf (DPDK) started inside the
- * node's namespace, pinned, journalled before it can do anything. */
+ * node's namespace, pinned (or not, as planned), journalled before it can
+ * do anything. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 
 #include "netns.h"
 #include "util.h"
+#include "wakeup.h"
 
 #define VNF_READY_TIMEOUT_MS 30000
 
