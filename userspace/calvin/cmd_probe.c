@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "isolate/isolate.h"
 #include "probe.h"
 #include "report.h"
 #include "util.h"
@@ -99,6 +100,7 @@ static void pin_to_housekeeping(const struct calvin_chain_spec *spec)
 	struct calvin_plan plan;
 	cpu_set_t set;
 
+	isolation_join_housekeeping();
 	if (spec->placement == CALVIN_PLACE_SHARED || make_plan(spec, &plan) ||
 	    plan.housekeeping < 0)
 		return;

@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "isolate/isolate.h"
 #include "keyfile.h"
 #include "loader.h"
 #include "util.h"
@@ -95,6 +96,20 @@ static int deploy(struct deploy *d, const struct node_backend *be)
 		if (s->vnfs[i].space == CALVIN_USER)
 			err = be->user_vnf(d, i);
 	return err;
+}
+
+/* Isolation and realtime options, once the VNFs run: what the plan asked
+ * of the host, journalled before each change. */
+static int isolate(struct deploy *d)
+{
+	struct isolate_request req;
+	struct isolate_host h;
+	int err;
+
+	err = isolate_host_detect(&h);
+	if (!err)
+		err = isolation_request(d, &req);
+	return err ? err : isolation_up(&h, &req, d->state);
 }
 
 static void print_up(const struct deploy *d)
@@ -187,6 +202,8 @@ int chain_up(const struct calvin_chain_spec *spec)
 	if (!rc)
 		rc = make_plan(spec, &d.plan);
 	if (!rc)
+		rc = isolation_check(spec, &d.plan);
+	if (!rc)
 		rc = check_shared_nodes(spec);
 	if (!rc)
 		rc = check_key_files(spec);
@@ -205,9 +222,11 @@ int chain_up(const struct calvin_chain_spec *spec)
 		return CALVIN_EXIT_FAIL;
 	}
 	err = deploy(&d, be);
+	if (!err)
+		err = isolate(&d);
 	if (err) {
 		/* nothing half-created: undo what the journal says was started */
-		be->destroy(&state);
+		chain_undo(be, &state);
 		state_close(&state, true);
 		return err == -EOPNOTSUPP ? CALVIN_EXIT_USAGE : CALVIN_EXIT_FAIL;
 	}

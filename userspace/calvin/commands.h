@@ -44,6 +44,11 @@ int chain_update(const struct calvin_chain_spec *spec);
 int copy_file(const char *from, const char *to);
 /* Tear a chain down (returns an exit code; harmless when not deployed). */
 int chain_down(const char *chain);
+struct node_backend;
+struct chain_state;
+/* Undo what a journal names: isolation, then the backend's resources.
+ * 0 or -errno. */
+int chain_undo(const struct node_backend *be, struct chain_state *s);
 /* The spec a deployed chain was brought up with. */
 int deployed_spec(const char *chain, struct calvin_chain_spec *spec);
 

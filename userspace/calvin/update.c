@@ -34,8 +34,12 @@ static bool same_layout(const struct calvin_chain_spec *a, const struct calvin_c
 	unsigned int i;
 
 	if (a->nr_vnfs != b->nr_vnfs || strcmp(a->server.name, b->server.name) ||
-	    a->probe.port != b->probe.port || a->placement != b->placement) {
-		snprintf(why, len, "its VNF list, server, probe port or placement");
+	    a->probe.port != b->probe.port || a->placement != b->placement ||
+	    a->realtime.sched != b->realtime.sched ||
+	    a->realtime.priority != b->realtime.priority ||
+	    a->realtime.lock_memory != b->realtime.lock_memory) {
+		snprintf(why, len,
+			 "its VNF list, server, probe port, placement or realtime options");
 		return false;
 	}
 	for (i = 0; i < a->nr_vnfs; i++) {
