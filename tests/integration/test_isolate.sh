@@ -51,7 +51,7 @@ echo "pinned: fwd-u (pid $pid) allowed only CPU $cpu, host untouched"
 
 # isolated
 out=$($CALVIN -v up "$SPEC_A" 2>"$TMP/verbose") || fail "up of an isolated chain failed"
-echo "$out"
+grep -E "^(isolation|chain)" <<<"$out"
 # each node's own sysfs was reached: a veth has an rx and a tx queue
 grep -q "calvin-$A.fwd-u: packet steering of [1-9][0-9]* queues read" "$TMP/verbose" ||
 	fail "packet steering of the VNF's interfaces not read: $(grep steering "$TMP/verbose")"
@@ -96,6 +96,11 @@ else
 	grep -q "another tool's cpuset /[^ ]* spans them too" <<<"$status" ||
 		fail "status does not name the other cpuset"
 fi
+
+# the chain forwards: every probe back through the FIFO VNF on its core
+$CALVIN probe -c 200 $A >"$TMP/report" || fail "probe of the isolated chain failed"
+grep -q "^loss 0/200 " "$TMP/report" || fail "probes lost: $(grep ^loss "$TMP/report")"
+grep -q "^hop records 4..4 " "$TMP/report" || fail "$(grep '^hop records' "$TMP/report")"
 
 # no second chain on a core a SCHED_FIFO VNF polls
 $CALVIN up "$SPEC_B" 2>"$TMP/err" >/dev/null

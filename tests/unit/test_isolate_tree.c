@@ -150,6 +150,12 @@ static void make_tree(struct isolate_host *h, const char *name, bool v2)
 			     "777 1 1 1 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0\n");
 	put("proc/500/status", "Name:\tcalvin-vnf\nVmLck:\t  100 kB\nCpus_allowed_list:\t1\n");
 	put("proc/500/cgroup", v2 ? "0::/calvin-isolated\n" : "3:cpuset:/calvin-isolated\n");
+	/* a per-CPU kernel thread of CPU 1, which no cpuset moves */
+	put("proc/22/stat", "22 (ksoftirqd/1) S 2 0 0 0 -1 69238880 0 0 0 0 0 0 0 0 20 0 1 0 3 0 0 1 "
+			    "1 1 1 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0\n");
+	put("proc/22/status", "Name:\tksoftirqd/1\nCpus_allowed_list:\t1\n");
+	put("proc/22/cgroup", v2 ? "0::/\n" : "3:cpuset:/\n");
+	put("proc/22/task/22/stat", "");
 	put("proc/500/task/500/stat", "");
 	put("proc/500/task/501/stat", "");
 	put("sys/devices/system/cpu/online", "0-3\n");
@@ -347,7 +353,8 @@ static void test_v1(void **unused)
 	assert_string_equal(
 	    status(&h),
 	    "  isolation: CPUs isolated now: 1; housekeeping CPUs 0,2-3 hold 2 of 2 IRQs "
-	    "and 1 tasks; isolated at run time for chains a\n"
+	    "and 1 tasks; isolated at run time for chains a; besides VNFs, 1 threads may run "
+	    "on CPU 1 (1 kernel threads)\n"
 	    "  placement (read back from the kernel):\n"
 	    "  fwd-u        pid 500  cpus 1  last ran on 1  other  cpuset /calvin-isolated  "
 	    "isolated (cgroup v1 cpusets, no load balancing)  locked 100 kB\n");
@@ -426,7 +433,7 @@ static void test_foreign_cpuset(void **unused)
 	assert_non_null(strstr(status(&h), "CPUs isolated now: none; housekeeping CPUs 0,2-3"));
 	assert_non_null(strstr(status(&h),
 			       "; another tool's cpuset /machine spans them too (3 "
-			       "tasks, load-balanced); isolated at run time for chains a\n"));
+			       "tasks, load-balanced); isolated at run time for chains a; "));
 	assert_int_equal(down(&h, "a"), 0);
 	restored(before);
 }

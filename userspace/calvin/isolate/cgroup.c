@@ -25,31 +25,12 @@
 #include "placement.h"
 #include "util.h"
 
-#define PF_KTHREAD 0x00200000UL
 #define SWEEP_PASSES 8
 
 static const char *members(const struct isolate_ctx *x)
 {
 	/* v1 moves threads one by one; v2 moves whole processes */
 	return x->mode == CALVIN_ISOLATE_V2 ? "cgroup.procs" : "tasks";
-}
-
-static int task_stat(const struct isolate_host *h, pid_t tid, struct calvin_procstat *st)
-{
-	char path[PATH_MAX], buf[1024];
-	int err;
-
-	err = pathf(path, sizeof(path), "%s/%d/stat", h->proc, (int)tid);
-	if (!err)
-		err = read_text(path, buf, sizeof(buf));
-	return err ? err : calvin_procstat_parse(buf, st);
-}
-
-static bool is_kthread(const struct isolate_host *h, pid_t tid)
-{
-	struct calvin_procstat st;
-
-	return !task_stat(h, tid, &st) && (st.flags & PF_KTHREAD);
 }
 
 static int move_task(const struct isolate_ctx *x, const char *to, pid_t tid)
@@ -364,19 +345,6 @@ struct foreign {
 	const struct calvin_cpumask *cpus;
 	struct cg_foreign *out;
 };
-
-static unsigned int count_lines(const char *path)
-{
-	unsigned int n = 0;
-	char line[32];
-	FILE *f = fopen(path, "re");
-
-	while (f && fgets(line, sizeof(line), f))
-		n++;
-	if (f)
-		fclose(f);
-	return n;
-}
 
 static void foreign_one(const char *dir, void *arg)
 {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "isolate_priv.h"
+#include "placement.h"
 #include "util.h"
 
 int pathf(char *out, size_t len, const char *fmt, ...)
@@ -101,6 +102,37 @@ static void walk(const char *dir, int depth, void (*fn)(const char *path, void *
 void cg_walk(const char *dir, void (*fn)(const char *path, void *arg), void *arg)
 {
 	walk(dir, 0, fn, arg);
+}
+
+int task_stat(const struct isolate_host *h, pid_t tid, struct calvin_procstat *st)
+{
+	char path[PATH_MAX], buf[1024];
+	int err;
+
+	err = pathf(path, sizeof(path), "%s/%d/stat", h->proc, (int)tid);
+	if (!err)
+		err = read_text(path, buf, sizeof(buf));
+	return err ? err : calvin_procstat_parse(buf, st);
+}
+
+bool is_kthread(const struct isolate_host *h, pid_t tid)
+{
+	struct calvin_procstat st;
+
+	return !task_stat(h, tid, &st) && (st.flags & PF_KTHREAD);
+}
+
+unsigned int count_lines(const char *path)
+{
+	unsigned int n = 0;
+	char line[32];
+	FILE *f = fopen(path, "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		n++;
+	if (f)
+		fclose(f);
+	return n;
 }
 
 bool next_thread(const struct isolate_host *h, pid_t pid, pid_t *tid)

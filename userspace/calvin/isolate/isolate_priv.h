@@ -26,6 +26,13 @@ bool has_word(const char *list, const char *word, char sep);
 void read_cpulist(const char *path, struct calvin_cpumask *m);
 /* Call fn for every cgroup below dir, parents before children. */
 void cg_walk(const char *dir, void (*fn)(const char *path, void *arg), void *arg);
+/* A task's /proc/TID/stat; is it a kernel thread? */
+struct calvin_procstat;
+int task_stat(const struct isolate_host *h, pid_t tid, struct calvin_procstat *st);
+bool is_kthread(const struct isolate_host *h, pid_t tid);
+#define PF_KTHREAD 0x00200000UL
+/* Lines of a file (tasks of a cgroup); 0 if it cannot be read. */
+unsigned int count_lines(const char *path);
 /* The first task of a process that is not its main thread, in order: *tid
  * starts at 0; returns false when there are no more. */
 bool next_thread(const struct isolate_host *h, pid_t pid, pid_t *tid);

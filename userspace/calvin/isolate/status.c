@@ -103,17 +103,61 @@ static void read_placement(const struct isolate_host *h, const struct state_entr
 /* Tasks in the v1 housekeeping cpuset (0 where there is none). */
 static unsigned int housekeeping_tasks(const struct isolate_host *h)
 {
-	char path[PATH_MAX], line[32];
-	unsigned int n = 0;
-	FILE *f;
+	char path[PATH_MAX];
 
-	if (!h->v1[0] || pathf(path, sizeof(path), "%s/%s/tasks", h->v1, CG_HOUSEKEEPING) ||
-	    !(f = fopen(path, "re")))
+	if (!h->v1[0] || pathf(path, sizeof(path), "%s/%s/tasks", h->v1, CG_HOUSEKEEPING))
 		return 0;
-	while (fgets(line, sizeof(line), f))
-		n++;
-	fclose(f);
-	return n;
+	return count_lines(path);
+}
+
+struct sharers {
+	unsigned int threads, kernel;
+};
+
+/* One thread that may run on cpus, unless it is a VNF's in calvin's
+ * isolated cgroup. */
+static void sharer(const struct isolate_host *h, pid_t tid, const struct calvin_cpumask *cpus,
+		   struct sharers *s)
+{
+	char path[PATH_MAX], buf[4096], cg[PATH_MAX];
+	struct calvin_cpumask allowed;
+	unsigned long kb;
+
+	if (pathf(path, sizeof(path), "%s/%d/status", h->proc, (int)tid) ||
+	    read_text(path, buf, sizeof(buf)) || calvin_procstatus_parse(buf, &allowed, &kb))
+		return;
+	calvin_cpumask_and(&allowed, &allowed, cpus);
+	if (calvin_cpumask_empty(&allowed) ||
+	    (!cg_of(h, h->v2_cpuset ? CALVIN_ISOLATE_V2 : CALVIN_ISOLATE_V1, tid, cg, sizeof(cg)) &&
+	     !strcmp(cg, "/" CG_ISOLATED)))
+		return;
+	s->threads++;
+	s->kernel += is_kthread(h, tid);
+}
+
+/* Every thread of the host that may still run on cpus. */
+static void sharers(const struct isolate_host *h, const struct calvin_cpumask *cpus,
+		    struct sharers *s)
+{
+	char path[PATH_MAX];
+	struct dirent *p, *t;
+	DIR *procs, *tasks;
+
+	memset(s, 0, sizeof(*s));
+	procs = opendir(h->proc);
+	while (procs && (p = readdir(procs))) {
+		if (atoi(p->d_name) <= 0 ||
+		    pathf(path, sizeof(path), "%s/%s/task", h->proc, p->d_name))
+			continue;
+		tasks = opendir(path);
+		while (tasks && (t = readdir(tasks)))
+			if (atoi(t->d_name) > 0)
+				sharer(h, (pid_t)atoi(t->d_name), cpus, s);
+		if (tasks)
+			closedir(tasks);
+	}
+	if (procs)
+		closedir(procs);
 }
 
 /* The CPUs the record's chains want isolated. */
@@ -129,62 +173,99 @@ static void wanted(const struct calvin_hostrec *r, const char *const *names, uns
 			calvin_cpumask_or(out, out, &cpus);
 }
 
-static void print_host(FILE *out, const struct isolate_host *h, const struct isolated_now *now,
-		       bool json)
-{
-	char iso[CALVIN_CPUS_TEXT_MAX], hk[CALVIN_CPUS_TEXT_MAX], path[PATH_MAX];
-	unsigned int nr = 0, i, irqs, on, tasks = housekeeping_tasks(h);
-	struct calvin_cpumask online, rest, want;
-	struct cg_foreign foreign = { 0 };
-	const char *names[MAX_CHAINS];
+/* The host's isolation as the kernel and the record have it. */
+struct host_view {
 	struct calvin_hostrec r;
+	const char *names[MAX_CHAINS]; /* the record's chains */
+	unsigned int nr;
+	char iso[CALVIN_CPUS_TEXT_MAX];	 /* isolated now */
+	char hk[CALVIN_CPUS_TEXT_MAX];	 /* housekeeping */
+	char want[CALVIN_CPUS_TEXT_MAX]; /* what the chains want isolated */
+	unsigned int irqs, irqs_on_hk, hk_tasks;
+	struct cg_foreign foreign;
+	struct sharers share;
+};
 
-	if (!hostrec_read(h, &r))
-		nr = calvin_hostrec_chains(&r, names, MAX_CHAINS);
+static void host_view(const struct isolate_host *h, const struct isolated_now *now,
+		      struct host_view *v)
+{
+	struct calvin_cpumask online, hk, want;
+	char path[PATH_MAX];
+
+	memset(v, 0, sizeof(*v));
+	if (!hostrec_read(h, &v->r))
+		v->nr = calvin_hostrec_chains(&v->r, v->names, MAX_CHAINS);
 	pathf(path, sizeof(path), "%s/devices/system/cpu/online", h->sys);
 	read_cpulist(path, &online);
 	/* housekeeping: calvin's cpuset where there is one, else what is
 	 * not isolated */
-	calvin_cpumask_andnot(&rest, &online, &now->all);
+	calvin_cpumask_andnot(&hk, &online, &now->all);
 	if (h->v1[0] && !pathf(path, sizeof(path), "%s/%s/cpuset.cpus", h->v1, CG_HOUSEKEEPING) &&
 	    path_exists(path))
-		read_cpulist(path, &rest);
-	calvin_cpumask_list(&now->all, iso, sizeof(iso));
-	calvin_cpumask_list(&rest, hk, sizeof(hk));
-	irq_count(h, &rest, &irqs, &on);
+		read_cpulist(path, &hk);
+	calvin_cpumask_list(&now->all, v->iso, sizeof(v->iso));
+	calvin_cpumask_list(&hk, v->hk, sizeof(v->hk));
+	irq_count(h, &hk, &v->irqs, &v->irqs_on_hk);
+	v->hk_tasks = housekeeping_tasks(h);
 	/* what keeps the CPUs calvin isolates from being isolated */
-	wanted(&r, names, nr, &want);
+	wanted(&v->r, v->names, v->nr, &want);
+	calvin_cpumask_list(&want, v->want, sizeof(v->want));
 	if (h->v1[0] && !calvin_cpumask_empty(&want))
-		cg_foreign(h->v1, &want, &foreign);
-	if (json) {
-		fprintf(
-		    out,
-		    ",\"isolation\":{\"mode\":\"%s\",\"isolated\":\"%s\",\"housekeeping\":\"%s\","
-		    "\"housekeeping_tasks\":%u,\"irqs\":%u,\"irqs_on_housekeeping\":%u,"
-		    "\"other_cpuset\":\"%s\",\"other_cpuset_tasks\":%u,"
-		    "\"other_cpuset_balances\":%s,\"chains\":[",
-		    mode_word[calvin_hostrec_mode(&r, NULL)], iso, hk, tasks, irqs, on,
-		    foreign.first, foreign.tasks, foreign.balances ? "true" : "false");
-		for (i = 0; i < nr; i++)
-			fprintf(out, "%s\"%s\"", i ? "," : "", names[i]);
-		fprintf(out, "]}");
-	} else {
-		fprintf(
-		    out,
-		    "  isolation: CPUs isolated now: %s; housekeeping CPUs %s hold %u of %u IRQs",
-		    iso[0] ? iso : "none", hk, on, irqs);
-		if (tasks)
-			fprintf(out, " and %u tasks", tasks);
-		if (foreign.first[0])
-			fprintf(out, "; another tool's cpuset %s spans them too (%u tasks%s)",
-				foreign.first, foreign.tasks,
-				foreign.balances ? ", load-balanced" : "");
-		for (i = 0; i < nr; i++)
-			fprintf(out, "%s%s", i ? ", " : "; isolated at run time for chains ",
-				names[i]);
-		fprintf(out, "\n");
-	}
-	calvin_hostrec_free(&r);
+		cg_foreign(h->v1, &want, &v->foreign);
+	sharers(h, &want, &v->share);
+}
+
+static void print_host_json(FILE *out, const struct host_view *v)
+{
+	unsigned int i;
+
+	fprintf(out,
+		",\"isolation\":{\"mode\":\"%s\",\"isolated\":\"%s\",\"housekeeping\":\"%s\","
+		"\"housekeeping_tasks\":%u,\"irqs\":%u,\"irqs_on_housekeeping\":%u,"
+		"\"other_cpuset\":\"%s\",\"other_cpuset_tasks\":%u,\"other_cpuset_balances\":%s,"
+		"\"other_threads\":%u,\"other_kernel_threads\":%u,\"chains\":[",
+		mode_word[calvin_hostrec_mode(&v->r, NULL)], v->iso, v->hk, v->hk_tasks, v->irqs,
+		v->irqs_on_hk, v->foreign.first, v->foreign.tasks,
+		v->foreign.balances ? "true" : "false", v->share.threads, v->share.kernel);
+	for (i = 0; i < v->nr; i++)
+		fprintf(out, "%s\"%s\"", i ? "," : "", v->names[i]);
+	fprintf(out, "]}");
+}
+
+static void print_host_text(FILE *out, const struct host_view *v)
+{
+	unsigned int i;
+
+	fprintf(out, "  isolation: CPUs isolated now: %s; housekeeping CPUs %s hold %u of %u IRQs",
+		v->iso[0] ? v->iso : "none", v->hk, v->irqs_on_hk, v->irqs);
+	if (v->hk_tasks)
+		fprintf(out, " and %u tasks", v->hk_tasks);
+	if (v->foreign.first[0])
+		fprintf(out, "; another tool's cpuset %s spans them too (%u tasks%s)",
+			v->foreign.first, v->foreign.tasks,
+			v->foreign.balances ? ", load-balanced" : "");
+	for (i = 0; i < v->nr; i++)
+		fprintf(out, "%s%s", i ? ", " : "; isolated at run time for chains ", v->names[i]);
+	if (v->nr)
+		fprintf(out, "; besides VNFs, %u threads may run on CPU %s (%u kernel threads)",
+			v->share.threads, v->want, v->share.kernel);
+	fprintf(out, "\n");
+}
+
+static void print_host(FILE *out, const struct isolate_host *h, const struct isolated_now *now,
+		       bool json)
+{
+	struct host_view *v = malloc(sizeof(*v));
+
+	if (!v)
+		return;
+	host_view(h, now, v);
+	if (json)
+		print_host_json(out, v);
+	else
+		print_host_text(out, v);
+	calvin_hostrec_free(&v->r);
+	free(v);
 }
 
 /* The journal's process of a VNF: its node's namespace names it. */
