@@ -102,6 +102,14 @@ $CALVIN probe -c 200 $A >"$TMP/report" || fail "probe of the isolated chain fail
 grep -q "^loss 0/200 " "$TMP/report" || fail "probes lost: $(grep ^loss "$TMP/report")"
 grep -q "^hop records 4..4 " "$TMP/report" || fail "$(grep '^hop records' "$TMP/report")"
 
+# a chain that is not isolated cannot pin a VNF to an isolated core
+$CALVIN up "$SPEC_P" 2>"$TMP/err" >/dev/null
+rc=$?
+[ $rc -eq 2 ] || fail "up of a pinned chain on an isolated core exited $rc, want 2"
+grep -q "CPU $cpu of user VNF fwd-u is isolated for other chains" "$TMP/err" ||
+	fail "no reason given: $(cat "$TMP/err")"
+assert_clean $P
+
 # no second chain on a core a SCHED_FIFO VNF polls
 $CALVIN up "$SPEC_B" 2>"$TMP/err" >/dev/null
 rc=$?
