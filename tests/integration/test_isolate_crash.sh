@@ -28,9 +28,15 @@ done
 [ $rc -eq 0 ] || fail "up never finished in 200 steps"
 echo "crash after each of $((n - 1)) journalled steps: restored"
 
-# from outside, at moments spread over an up (about half a second here)
+# from outside, at moments spread over an up, most of them late in it,
+# where isolation happens (once the VNFs run)
+t0=$(date +%s%N)
+$CALVIN up "$SPEC" >/dev/null || fail "up failed"
+took=$((($(date +%s%N) - t0) / 1000000))
+$CALVIN down $C || fail "down failed"
 during=0
-for delay in 0.05 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.5 0.7; do
+for pct in 10 50 80 85 88 91 94 96 98 100; do
+	delay=$(printf '%d.%03d' $((took * pct / 100 / 1000)) $((took * pct / 100 % 1000)))
 	$CALVIN up "$SPEC" >/dev/null 2>&1 &
 	pid=$!
 	sleep $delay
@@ -41,5 +47,5 @@ for delay in 0.05 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.5 0.7; do
 	assert_clean $C
 	assert_restored "$TMP/before"
 done
-echo "kill -9 at 10 moments ($during of them with CPUs isolated or being isolated): restored"
+echo "kill -9 at 10 moments of a ${took}ms up ($during with CPUs isolated or being isolated): restored"
 echo ok
