@@ -26,7 +26,7 @@ BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -Iinclude -Ikernel \
 
 LIB_SRCS := $(wildcard userspace/lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
-CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c) $(filter-out %.bpf.c,$(wildcard kernel/*.c))
+CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c userspace/calvin/isolate/*.c) $(filter-out %.bpf.c,$(wildcard kernel/*.c))
 CALVIN_OBJS := $(CALVIN_SRCS:%.c=$(B)/%.o)
 VNF_SRCS := $(wildcard userspace/vnf/*.c)
 VNF_OBJS := $(VNF_SRCS:%.c=$(B)/%.o)
@@ -123,6 +123,12 @@ $(B)/kernel/%.bpf.o: kernel/%.bpf.c $(wildcard kernel/*.h) $(wildcard include/ca
 $(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(call pc,--libs cmocka) $(LIB_LDLIBS)
+
+# The isolation applier against a fake tree: the controller without its main.
+$(B)/tests/unit/test_isolate_tree: tests/unit/test_isolate_tree.c \
+		$(filter-out $(B)/userspace/calvin/main.o,$(CALVIN_OBJS)) $(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf cmocka) $(LIB_LDLIBS)
 
 $(B)/tests/bpf/%: tests/bpf/%.c $(BPF_OBJS) $(B)/lib/libcalvin.a \
 		$(wildcard tests/bpf/*.h kernel/*.h include/calvin/*.h)

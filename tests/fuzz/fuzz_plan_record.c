@@ -9,13 +9,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char list[CALVIN_CPULIST_MAX];
+static char list[CALVIN_CPUS_TEXT_MAX];
 
 /* Beyond memory safety: a list that parses formats to one that parses to
  * the same set; a vnf line gives a CPU calvin handles and a valid name. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct calvin_cpuset s, again, hk;
+	struct calvin_cpumask s, again, hk;
 	struct calvin_hold hold;
 	char *text, *line, *next;
 
@@ -24,9 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	if (!calvin_cpulist_parse(text, &s)) {
-		calvin_cpulist_format(&s, list, sizeof(list));
-		if (calvin_cpulist_parse(list, &again) || !calvin_cpuset_equal(&s, &again))
+	if (!calvin_cpumask_parse_list(text, &s)) {
+		calvin_cpumask_list(&s, list, sizeof(list));
+		if (calvin_cpumask_parse_list(list, &again) || !calvin_cpumask_equal(&s, &again))
 			abort();
 	}
 	for (line = text; line; line = next) {

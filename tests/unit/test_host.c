@@ -13,34 +13,34 @@
 
 static struct calvin_topology t;
 
-static void assert_list(const struct calvin_cpuset *s, const char *want)
+static void assert_list(const struct calvin_cpumask *s, const char *want)
 {
 	char buf[256];
 
-	assert_string_equal(calvin_cpulist_format(s, buf, sizeof(buf)), want);
+	assert_string_equal(calvin_cpumask_list(s, buf, sizeof(buf)), want);
 }
 
 static void test_cpulist(void **unused)
 {
-	struct calvin_cpuset s;
+	struct calvin_cpumask s;
 	char small[8];
 
-	assert_int_equal(calvin_cpulist_parse("0-3,8,10-11\n", &s), 0);
+	assert_int_equal(calvin_cpumask_parse_list("0-3,8,10-11\n", &s), 0);
 	assert_list(&s, "0-3,8,10-11");
-	assert_int_equal(calvin_cpuset_count(&s), 7);
-	assert_int_equal(calvin_cpulist_parse("", &s), 0);
-	assert_true(calvin_cpuset_empty(&s));
+	assert_int_equal(calvin_cpumask_count(&s), 7);
+	assert_int_equal(calvin_cpumask_parse_list("", &s), 0);
+	assert_true(calvin_cpumask_empty(&s));
 	assert_list(&s, "");
-	assert_int_equal(calvin_cpulist_parse("3-1", &s), -EINVAL);
-	assert_int_equal(calvin_cpulist_parse("1,,2", &s), -EINVAL);
-	assert_int_equal(calvin_cpulist_parse("1,", &s), -EINVAL);
-	assert_int_equal(calvin_cpulist_parse("x", &s), -EINVAL);
-	assert_int_equal(calvin_cpulist_parse("1024", &s), -ERANGE);
-	assert_int_equal(calvin_cpulist_parse("0-1023", &s), 0);
-	assert_int_equal(calvin_cpuset_count(&s), 1024);
+	assert_int_equal(calvin_cpumask_parse_list("3-1", &s), -EINVAL);
+	assert_int_equal(calvin_cpumask_parse_list("1,,2", &s), -EINVAL);
+	assert_int_equal(calvin_cpumask_parse_list("1,", &s), -EINVAL);
+	assert_int_equal(calvin_cpumask_parse_list("x", &s), -EINVAL);
+	assert_int_equal(calvin_cpumask_parse_list("1024", &s), -ERANGE);
+	assert_int_equal(calvin_cpumask_parse_list("0-1023", &s), 0);
+	assert_int_equal(calvin_cpumask_count(&s), 1024);
 	/* a list that does not fit is cut after a whole item */
-	assert_int_equal(calvin_cpulist_parse("0,2,4,6,8", &s), 0);
-	assert_string_equal(calvin_cpulist_format(&s, small, sizeof(small)), "0,2,4,6");
+	assert_int_equal(calvin_cpumask_parse_list("0,2,4,6,8", &s), 0);
+	assert_string_equal(calvin_cpumask_list(&s, small, sizeof(small)), "0,2,4,6");
 }
 
 /* 8 CPUs in SMT pairs on two NUMA nodes, isolcpus, nohz_full. */
@@ -63,12 +63,12 @@ static void test_read_topology(void **unused)
 	assert_int_equal(t.nr_nodes, 2);
 	assert_int_equal(t.node[5], 0);
 	assert_int_equal(t.node[6], 1);
-	assert_true(calvin_cpuset_empty(&t.partitions));
+	assert_true(calvin_cpumask_empty(&t.partitions));
 	assert_string_equal(t.unread, "");
 	/* an empty nohz_full reads "(null)" on some kernels */
 	fake_write(&h, "sys/devices/system/cpu/nohz_full", "(null)\n");
 	assert_int_equal(fake_read(&h, &t), 0);
-	assert_true(calvin_cpuset_empty(&t.nohz_full));
+	assert_true(calvin_cpumask_empty(&t.nohz_full));
 }
 
 static void test_read_errors(void **unused)
@@ -195,7 +195,7 @@ static void test_read_holds(void **unused)
 
 static void test_record_lines(void **unused)
 {
-	struct calvin_cpuset hk;
+	struct calvin_cpumask hk;
 	struct calvin_hold hold;
 
 	assert_int_equal(calvin_plan_record_line("vnf enc 3 housekeeping\n", &hk, &hold), 1);
@@ -223,12 +223,12 @@ static void test_real_host(void **unused)
 
 	assert_int_equal(calvin_host_read(&src, &t, err, sizeof(err)), 0);
 	assert_true(n >= 1);
-	assert_int_equal(calvin_cpuset_count(&t.online), (unsigned int)n);
-	assert_true(calvin_cpu_isset(&t.online, 0));
+	assert_int_equal(calvin_cpumask_count(&t.online), (unsigned int)n);
+	assert_true(calvin_cpumask_isset(&t.online, 0));
 	if (n >= 2)
-		assert_true(calvin_cpu_isset(&t.online, 1));
-	assert_false(calvin_cpuset_empty(&t.affinity));
-	assert_false(calvin_cpuset_empty(&t.cpuset));
+		assert_true(calvin_cpumask_isset(&t.online, 1));
+	assert_false(calvin_cpumask_empty(&t.affinity));
+	assert_false(calvin_cpumask_empty(&t.cpuset));
 	assert_true(t.core[0] >= 0 && t.core[0] < CALVIN_MAX_CPUS);
 }
 

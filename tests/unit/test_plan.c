@@ -29,11 +29,11 @@ static int plan_on(const int *nic)
 	return calvin_plan_make(&s, &t, nic, &p, err, sizeof(err));
 }
 
-static void assert_list(const struct calvin_cpuset *set, const char *want)
+static void assert_list(const struct calvin_cpumask *set, const char *want)
 {
 	char buf[256];
 
-	assert_string_equal(calvin_cpulist_format(set, buf, sizeof(buf)), want);
+	assert_string_equal(calvin_cpumask_list(set, buf, sizeof(buf)), want);
 }
 
 static void assert_vnf(unsigned int i, int cpu, enum calvin_grant g, enum calvin_isolation iso,
@@ -79,7 +79,7 @@ static void test_two_cpus(void **unused)
 	s.placement = CALVIN_PLACE_PINNED;
 	assert_int_equal(plan_on(NULL), 0);
 	assert_vnf(1, 1, CALVIN_GRANT_DEDICATED, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_BUSY);
-	assert_true(calvin_cpuset_empty(&p.isolate));
+	assert_true(calvin_cpumask_empty(&p.isolate));
 	/* two user VNFs: not without sharing */
 	chain(2, 0x3, CALVIN_PLACE_PINNED, false);
 	assert_int_equal(plan_on(NULL), -ENOSPC);
@@ -110,7 +110,7 @@ static void test_isolcpus_fewer_than_vnfs(void **unused)
 	assert_int_equal(p.vnf[1].asked, CALVIN_GRANT_ISOLATED);
 	assert_int_equal(p.nr_degraded, 1);
 	/* isolcpus chosen at boot: calvin isolates nothing more */
-	assert_true(calvin_cpuset_empty(&p.isolate));
+	assert_true(calvin_cpumask_empty(&p.isolate));
 	assert_list(&p.housekeeping, "0-1,3-6");
 	s.allow_sharing = false;
 	assert_int_equal(plan_on(NULL), -ENOSPC);
@@ -282,7 +282,7 @@ static void test_other_chains(void **unused)
 	chain(1, 0x1, CALVIN_PLACE_PINNED, false);
 	assert_int_equal(plan_on(NULL), 0);
 	assert_int_equal(p.vnf[0].cpu, 6);
-	assert_false(calvin_cpu_isset(&p.housekeeping, 3));
+	assert_false(calvin_cpumask_isset(&p.housekeeping, 3));
 }
 
 /* The controller's affinity and cpuset limit what it may pin; isolcpus
@@ -346,11 +346,11 @@ static void test_64_cpus(void **unused)
 		if (i < 15)
 			assert_int_equal(t.node[p.vnf[i].cpu], 0);
 	}
-	assert_int_equal(calvin_cpuset_count(&p.isolate), n);
+	assert_int_equal(calvin_cpumask_count(&p.isolate), n);
 	/* housekeeping's core is whole; the siblings of VNF cores stay idle */
-	assert_true(calvin_cpu_isset(&p.housekeeping, 0));
-	assert_true(calvin_cpu_isset(&p.housekeeping, 32));
-	assert_false(calvin_cpu_isset(&p.housekeeping, 15));
+	assert_true(calvin_cpumask_isset(&p.housekeeping, 0));
+	assert_true(calvin_cpumask_isset(&p.housekeeping, 32));
+	assert_false(calvin_cpumask_isset(&p.housekeeping, 15));
 	/* pinned: every VNF a core of its own, whole cores first */
 	chain(CALVIN_MAX_VNFS, ~0u, CALVIN_PLACE_PINNED, false);
 	assert_int_equal(plan_on(NULL), 0);
@@ -384,7 +384,7 @@ static void test_real_host_plan(void **unused)
 	chain(1, 0x1, CALVIN_PLACE_PINNED, true);
 	assert_int_equal(calvin_plan_make(&s, &t, NULL, &p, err, sizeof(err)), 0);
 	assert_true(p.vnf[0].cpu >= 0);
-	assert_false(calvin_cpuset_empty(&p.housekeeping));
+	assert_false(calvin_cpumask_empty(&p.housekeeping));
 }
 
 #define T(fn) cmocka_unit_test_teardown(fn, fake_teardown)

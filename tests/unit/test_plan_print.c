@@ -123,7 +123,7 @@ static void test_json(void **unused)
 static void test_record_roundtrip(void **unused)
 {
 	char path[PATH_MAX], line[256];
-	struct calvin_cpuset hk;
+	struct calvin_cpumask hk;
 	unsigned int i;
 	FILE *f;
 
@@ -135,7 +135,7 @@ static void test_record_roundtrip(void **unused)
 	calvin_plan_record_write(f, &s, &p);
 	fclose(f);
 	assert_int_equal(calvin_plan_record_housekeeping(path, &hk), 0);
-	assert_true(calvin_cpuset_equal(&hk, &p.housekeeping));
+	assert_true(calvin_cpumask_equal(&hk, &p.housekeeping));
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof(line), f));

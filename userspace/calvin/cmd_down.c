@@ -8,7 +8,22 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "isolate/isolate.h"
 #include "util.h"
+
+int chain_undo(const struct node_backend *be, struct chain_state *s)
+{
+	struct isolate_host h;
+	int err, e;
+
+	/* host-wide isolation first: it matters to every task on the host,
+	 * and is restored even where the backend cannot finish */
+	err = isolate_host_detect(&h);
+	if (!err)
+		err = isolation_down(&h, s);
+	e = be->destroy(s);
+	return err ? err : e;
+}
 
 int chain_down(const char *chain)
 {
@@ -36,7 +51,7 @@ int chain_down(const char *chain)
 		state_close(&state, false);
 		return CALVIN_EXIT_FAIL;
 	}
-	err = be->destroy(&state);
+	err = chain_undo(be, &state);
 	/* a journal is only dropped once everything it names is gone */
 	state_close(&state, err == 0);
 	rmdir("/sys/fs/bpf/calvin");

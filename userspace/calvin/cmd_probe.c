@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "isolate/isolate.h"
 #include "probe.h"
 #include "report.h"
 #include "util.h"
@@ -91,15 +92,16 @@ void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_a
  * where it would wait for the scheduler, not the network. */
 static void pin_to_housekeeping(const struct calvin_chain_spec *spec)
 {
-	struct calvin_cpuset hk;
+	struct calvin_cpumask hk;
 	cpu_set_t set;
 	int c;
 
+	isolation_join_housekeeping();
 	if (spec->placement == CALVIN_PLACE_SHARED || chain_housekeeping(spec, &hk))
 		return;
 	CPU_ZERO(&set);
 	for (c = 0; c < CALVIN_MAX_CPUS && c < CPU_SETSIZE; c++)
-		if (calvin_cpu_isset(&hk, c))
+		if (calvin_cpumask_isset(&hk, c))
 			CPU_SET(c, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		calvin_err("cannot pin the probe to its housekeeping CPUs: %s", strerror(errno));

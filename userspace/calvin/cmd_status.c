@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "isolate/isolate.h"
 #include "util.h"
 
 static const char *const dir_name[] = { "fwd", "rev" };
@@ -138,6 +139,7 @@ static void user_stats(const struct calvin_chain_spec *spec, unsigned int vnf, b
 static int chain_status(const char *chain, bool first)
 {
 	struct calvin_chain_spec spec;
+	struct isolate_host host;
 	unsigned int i;
 	int rc;
 
@@ -155,7 +157,11 @@ static int chain_status(const char *chain, bool first)
 			user_stats(&spec, i, i == 0);
 	}
 	if (calvin_json)
-		printf("]}");
+		printf("]");
+	if (!isolate_host_detect(&host))
+		isolation_status(stdout, &host, &spec, calvin_json);
+	if (calvin_json)
+		printf("}");
 	return 0;
 }
 

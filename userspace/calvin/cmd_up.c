@@ -13,6 +13,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "isolate/isolate.h"
 #include "loader.h"
 #include "util.h"
 
@@ -133,6 +134,20 @@ static int deploy(struct deploy *d, const struct node_backend *be)
 	return err;
 }
 
+/* Isolation and realtime options, once the VNFs run: what the plan asked
+ * of the host, journalled before each change. */
+static int isolate(struct deploy *d)
+{
+	struct isolate_request req;
+	struct isolate_host h;
+	int err;
+
+	err = isolate_host_detect(&h);
+	if (!err)
+		err = isolation_request(d, &req);
+	return err ? err : isolation_up(&h, &req, d->state);
+}
+
 static void print_up(const struct deploy *d)
 {
 	const struct calvin_chain_spec *s = d->spec;
@@ -223,6 +238,8 @@ static int check_chain(const struct calvin_chain_spec *spec, const struct node_b
 	if (!rc)
 		rc = make_plan(spec, plan, NULL);
 	if (!rc)
+		rc = isolation_check(spec, plan);
+	if (!rc)
 		rc = check_shared_nodes(spec);
 	if (!rc)
 		rc = check_key_files(spec);
@@ -281,10 +298,12 @@ int chain_up(const struct calvin_chain_spec *spec)
 		return CALVIN_EXIT_FAIL;
 	}
 	err = step(deploy(&d, be));
+	if (!err)
+		err = step(isolate(&d));
 	if (err) {
 		/* nothing half-created: undo what the journal says was started,
 		 * and keep the journal for `down` if some of it would not go */
-		left = be->destroy(&state) != 0;
+		left = chain_undo(be, &state) != 0;
 		state_close(&state, !left);
 		if (calvin_quit)
 			return interrupted(spec, left);

@@ -92,7 +92,7 @@ int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan,
 	      const struct calvin_topology **host);
 /* The housekeeping cores of a deployed chain, from its plan record, less
  * what chains deployed since hold; prints the error line itself. */
-int chain_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpuset *hk);
+int chain_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpumask *hk);
 /* Is a probe of size bytes big enough for every hop record of the chain?
  * Prints the error line itself. */
 int check_probe_size(const struct calvin_chain_spec *spec, unsigned int size);
@@ -102,6 +102,11 @@ int chain_up(const struct calvin_chain_spec *spec);
 int chain_update(const struct calvin_chain_spec *spec);
 /* Tear a chain down (returns an exit code; harmless when not deployed). */
 int chain_down(const char *chain);
+struct node_backend;
+struct chain_state;
+/* Undo what a journal names: isolation, then the backend's resources.
+ * 0 or -errno. */
+int chain_undo(const struct node_backend *be, struct chain_state *s);
 /* The spec a deployed chain was brought up with. */
 int deployed_spec(const char *chain, struct calvin_chain_spec *spec);
 

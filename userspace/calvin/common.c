@@ -92,7 +92,7 @@ int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan,
 	return 0;
 }
 
-int chain_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpuset *hk)
+int chain_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpumask *hk)
 {
 	static struct calvin_topology t;
 	struct calvin_plan plan;

@@ -16,11 +16,9 @@
 #include "util.h"
 
 static const char *const kind_word[] = {
-	[ST_NETNS] = "netns",
-	[ST_XDP] = "xdp",
-	[ST_PROC] = "proc",
-	[ST_PATH] = "path",
-	[ST_BACKEND] = "backend",
+	[ST_NETNS] = "netns",	    [ST_XDP] = "xdp",	      [ST_PROC] = "proc",
+	[ST_PATH] = "path",	    [ST_BACKEND] = "backend", [ST_ISOLATE] = "isolate",
+	[ST_NETSYSFS] = "netsysfs", [ST_SCHED] = "sched",
 };
 
 int state_file(char *out, size_t len, const char *chain, const char *suffix)
@@ -73,13 +71,16 @@ int state_dir_check(bool create)
 }
 
 /* Fault injection for the crash tests: CALVIN_CRASH_AFTER=N kills the
- * controller right after the N-th entry is journalled, before the resource
- * it names is made: exactly the window `down` must cope with. */
-static void crash_point(unsigned int nr)
+ * controller right after the N-th step is journalled, before the resource
+ * or change it names is made: exactly the window `down` must cope with.
+ * Steps count the entries of this chain's journal and the writes to the
+ * host-wide isolation record alike. */
+void journal_step(void)
 {
+	static unsigned int steps;
 	const char *n = getenv("CALVIN_CRASH_AFTER");
 
-	if (n && (unsigned int)atoi(n) == nr)
+	if (n && (unsigned int)atoi(n) == ++steps)
 		raise(SIGKILL);
 }
 
@@ -137,9 +138,18 @@ static int parse_line(struct state_entry *e, char *line)
 	case ST_NETNS:
 	case ST_PATH:
 	case ST_BACKEND:
+	case ST_ISOLATE:
 		return sscanf(line, " %255[^\n]", e->name) == 1 ? 0 : -EINVAL;
 	case ST_XDP:
-		return sscanf(line, "%255s %31s", e->name, e->ifname) == 2 ? 0 : -EINVAL;
+		return sscanf(line, "%255s %63s", e->name, e->ifname) == 2 ? 0 : -EINVAL;
+	case ST_NETSYSFS:
+		return sscanf(line, "%255s %63s %319s", e->name, e->ifname, e->value) == 3
+			   ? 0
+			   : -EINVAL;
+	case ST_SCHED:
+		return sscanf(line, "%d %llu %319[^\n]", &e->pid, &e->start, e->value) == 3
+			   ? 0
+			   : -EINVAL;
 	case ST_PROC:
 		return sscanf(line, "%255s %d %llu", e->name, &e->pid, &e->start) == 3 ? 0
 											 : -EINVAL;
@@ -149,10 +159,46 @@ static int parse_line(struct state_entry *e, char *line)
 	return -EINVAL;
 }
 
+static int read_entries(struct chain_state *s)
+{
+	char line[1024];
+	FILE *f;
+
+	f = fdopen(dup(s->fd), "r");
+	if (!f)
+		return -errno;
+	/* a line cut short by a crash is skipped: its resource was never made */
+	while (fgets(line, sizeof(line), f) && s->nr < STATE_MAX_ENTRIES) {
+		if (!strchr(line, '\n'))
+			continue;
+		if (parse_line(&s->e[s->nr], line) == 0)
+			s->nr++;
+	}
+	fclose(f);
+	return 0;
+}
+
+int state_peek(struct chain_state *s, const char *chain)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	snprintf(s->chain, sizeof(s->chain), "%s", chain);
+	err = state_file(s->path, sizeof(s->path), chain, ".state");
+	if (err)
+		return err;
+	s->fd = open(s->path, O_RDONLY | O_CLOEXEC);
+	if (s->fd < 0)
+		return -errno;
+	err = read_entries(s);
+	close(s->fd);
+	s->fd = -1;
+	return err;
+}
+
 int state_open(struct chain_state *s, const char *chain)
 {
-	char line[512];
-	FILE *f;
 	int err;
 
 	memset(s, 0, sizeof(*s));
@@ -165,59 +211,67 @@ int state_open(struct chain_state *s, const char *chain)
 	if (s->fd < 0)
 		return -errno;
 	err = state_lock(s);
-	if (err)
-		goto close_fd;
-	f = fdopen(dup(s->fd), "r");
-	if (!f) {
-		err = -errno;
-		goto close_fd;
-	}
-	/* a line cut short by a crash is skipped: its resource was never made */
-	while (fgets(line, sizeof(line), f) && s->nr < STATE_MAX_ENTRIES) {
-		if (!strchr(line, '\n'))
-			continue;
-		if (parse_line(&s->e[s->nr], line) == 0)
-			s->nr++;
-	}
-	fclose(f);
-	return 0;
-close_fd:
+	if (!err)
+		err = read_entries(s);
+	if (!err)
+		return 0;
 	close(s->fd);
 	s->fd = -1;
 	return err;
 }
 
-int state_add(struct chain_state *s, enum state_kind kind, const char *name, const char *ifname,
-	      pid_t pid, unsigned long long start)
+static int format_line(const struct state_entry *e, char *line, size_t len)
 {
-	char line[512];
+	const char *w = kind_word[e->kind];
+
+	switch (e->kind) {
+	case ST_XDP:
+		return snprintf(line, len, "xdp %s %s\n", e->name, e->ifname);
+	case ST_PROC:
+		return snprintf(line, len, "proc %s %d %llu\n", e->name, (int)e->pid, e->start);
+	case ST_NETSYSFS:
+		return snprintf(line, len, "%s %s %s %s\n", w, e->name, e->ifname, e->value);
+	case ST_SCHED:
+		return snprintf(line, len, "%s %d %llu %s\n", w, (int)e->pid, e->start, e->value);
+	default:
+		return snprintf(line, len, "%s %s\n", w, e->name);
+	}
+}
+
+int state_append(struct chain_state *s, const struct state_entry *e)
+{
+	char line[1024];
 	int n;
 
 	if (s->nr >= STATE_MAX_ENTRIES)
 		return -ENOSPC;
-	if (!state_name_fits(name))
+	if (!state_name_fits(e->name))
 		return -ENAMETOOLONG;
 	/* Ctrl-C: no new resource; the caller undoes what the journal holds */
 	if (calvin_quit)
 		return -EINTR;
-	switch (kind) {
-	case ST_XDP:
-		n = snprintf(line, sizeof(line), "xdp %s %s\n", name, ifname);
-		break;
-	case ST_PROC:
-		n = snprintf(line, sizeof(line), "proc %s %d %llu\n", name, (int)pid, start);
-		break;
-	default:
-		n = snprintf(line, sizeof(line), "%s %s\n", kind_word[kind], name);
-		break;
-	}
-	if (n >= (int)sizeof(line))
+	n = format_line(e, line, sizeof(line));
+	if (n < 0 || n >= (int)sizeof(line))
 		return -ENAMETOOLONG;
 	if (write(s->fd, line, n) != n || fdatasync(s->fd) < 0)
 		return errno ? -errno : -EIO;
 	parse_line(&s->e[s->nr++], line);
-	crash_point(s->nr);
+	journal_step();
 	return 0;
+}
+
+int state_add(struct chain_state *s, enum state_kind kind, const char *name, const char *ifname,
+	      pid_t pid, unsigned long long start)
+{
+	struct state_entry e = { .kind = kind, .pid = pid, .start = start };
+
+	/* never cut: a name cut short could be someone else's */
+	if (!state_name_fits(name) || (ifname && strlen(ifname) >= sizeof(e.ifname)))
+		return -ENAMETOOLONG;
+	snprintf(e.name, sizeof(e.name), "%s", name);
+	if (ifname)
+		snprintf(e.ifname, sizeof(e.ifname), "%s", ifname);
+	return state_append(s, &e);
 }
 
 void state_close(struct chain_state *s, bool remove)

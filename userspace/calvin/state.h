@@ -8,6 +8,10 @@
  *   proc NETNS PID STARTTIME      a process (a user VNF), identified by its start time
  *   path PATH                     a file or directory to remove (pins, DPDK runtime dir)
  *   backend NAME                  the first entry: which backend made the rest
+ *   isolate CPULIST               the chain joined the host-wide isolation of
+ *                                 CPULIST (isolate/, the host record)
+ *   netsysfs NETNS PATH VALUE     PATH (under NETNS's /sys/class/net) held VALUE
+ *   sched TID START POLICY PRIO   a VNF thread's scheduling policy before calvin set it
  *
  * The file is /run/calvin/CHAIN.state; its existence means "deployed".
  * Every name fits an entry whole (state_add refuses one that does not, and
@@ -27,6 +31,9 @@ enum state_kind {
 	ST_PROC,
 	ST_PATH,
 	ST_BACKEND,
+	ST_ISOLATE,
+	ST_NETSYSFS,
+	ST_SCHED,
 	ST_NR_KINDS,
 };
 
@@ -35,10 +42,11 @@ enum state_kind {
 
 struct state_entry {
 	enum state_kind kind;
-	char name[STATE_NAME_MAX + 1]; /* netns name, or path */
-	char ifname[32]; /* ST_XDP */
-	pid_t pid; /* ST_PROC */
-	unsigned long long start; /* ST_PROC */
+	char name[STATE_NAME_MAX + 1]; /* netns name, or path; ST_ISOLATE: the CPU list */
+	char ifname[64];	  /* ST_XDP; ST_NETSYSFS: the path under /sys/class/net */
+	pid_t pid;		  /* ST_PROC, ST_SCHED */
+	unsigned long long start; /* ST_PROC, ST_SCHED */
+	char value[320];	  /* ST_NETSYSFS: the old value; ST_SCHED: "POLICY PRIORITY" */
 };
 
 struct chain_state {
@@ -64,6 +72,14 @@ int state_open(struct chain_state *s, const char *chain);
 /* Append one entry and sync it to disk before returning. */
 int state_add(struct chain_state *s, enum state_kind kind, const char *name, const char *ifname,
 	      pid_t pid, unsigned long long start);
+/* Append a whole entry (any kind), synced, like state_add(). */
+int state_append(struct chain_state *s, const struct state_entry *e);
+/* Read a journal without locking it (`status`: it must not wait for an
+ * `up` in progress); -ENOENT if none. */
+int state_peek(struct chain_state *s, const char *chain);
+/* A step of `up` has been journalled (in any journal): the fault injection
+ * of the crash tests, CALVIN_CRASH_AFTER=N, kills the controller at step N. */
+void journal_step(void);
 /* Close (and unlock) the journal; with remove, delete it: nothing is left. */
 void state_close(struct chain_state *s, bool remove);
 /* Path of a chain's files under the run dir: "CHAIN.state", "CHAIN.yaml",

@@ -176,6 +176,39 @@ static const struct spec_key probe_keys[] = {
     {NULL},
 };
 
+/* A priority only means something to SCHED_FIFO; the position of sched
+ * is kept for what `up` finds later (VNFs that would share a core). */
+static int realtime_after(struct spec_ctx *c, void *obj, struct spec_seen *seen)
+{
+	struct calvin_realtime_spec *rt = obj;
+
+	if (seen->val[0]) {
+		rt->sched_pos.line = (int)seen->val[0]->start_mark.line + 1;
+		rt->sched_pos.col = (int)seen->val[0]->start_mark.column + 1;
+	}
+	if (seen->key[1] && rt->sched != CALVIN_SCHED_FIFO)
+		return calvin_spec_err(c, seen->key[1]->start_mark,
+				       "priority applies to 'sched: fifo' only; add 'sched: fifo' "
+				       "or remove the priority");
+	return 0;
+}
+
+static const struct spec_key realtime_keys[] = {
+    {.name = "sched",
+     .type = KEY_WORD,
+     .off = offsetof(struct calvin_realtime_spec, sched),
+     .words = calvin_sched_words},
+    {.name = "priority",
+     .type = KEY_UINT,
+     .off = offsetof(struct calvin_realtime_spec, priority),
+     .min = 1,
+     .max = CALVIN_FIFO_PRIORITY_MAX},
+    {.name = "lock-memory",
+     .type = KEY_BOOL,
+     .off = offsetof(struct calvin_realtime_spec, lock_memory)},
+    {NULL},
+};
+
 static const struct spec_key chain_keys[] = {
     {.name = "name",
      .type = KEY_NAME,
@@ -210,6 +243,11 @@ static const struct spec_key chain_keys[] = {
      .type = KEY_SECTION,
      .off = offsetof(struct calvin_chain_spec, probe),
      .keys = probe_keys},
+    {.name = "realtime",
+     .type = KEY_SECTION,
+     .off = offsetof(struct calvin_chain_spec, realtime),
+     .keys = realtime_keys,
+     .after = realtime_after},
     {NULL},
 };
 
@@ -265,6 +303,33 @@ static void spec_defaults(struct calvin_chain_spec *spec, const char *path)
 	spec->probe.rate = 1000;
 	spec->probe.mode = CALVIN_PROBE_PACED;
 	spec->probe.size = 256;
+	spec->realtime.priority = CALVIN_FIFO_PRIORITY_DEFAULT;
+}
+
+/* Realtime options need user VNFs, and SCHED_FIFO needs them pinned: an
+ * unpinned busy-poller at FIFO would take whichever CPU it lands on. */
+static int check_realtime(struct spec_ctx *c, yaml_node_t *section)
+{
+	const struct calvin_chain_spec *s = c->spec;
+	yaml_mark_t m = {0};
+	unsigned int i, user = 0;
+
+	if (!section)
+		return 0;
+	for (i = 0; i < s->nr_vnfs; i++)
+		user += s->vnfs[i].space == CALVIN_USER;
+	if (!user)
+		return calvin_spec_err(c, section->start_mark,
+				       "realtime options apply to user VNFs, and this chain has "
+				       "none; remove the realtime section");
+	if (s->realtime.sched != CALVIN_SCHED_FIFO || s->placement != CALVIN_PLACE_SHARED)
+		return 0;
+	m.line = (size_t)s->realtime.sched_pos.line - 1;
+	m.column = (size_t)s->realtime.sched_pos.col - 1;
+	return calvin_spec_err(c, m,
+			       "sched: fifo needs pinned user VNFs (a busy-polling VNF at "
+			       "SCHED_FIFO would starve whatever shares its CPU); use 'placement: "
+			       "pinned' or 'isolated', or 'sched: other'");
 }
 
 static int walk_chain(struct spec_ctx *c)
@@ -281,7 +346,9 @@ static int walk_chain(struct spec_ctx *c)
 	err = calvin_spec_walk_mapping(c, root, "the chain", chain_keys, c->spec, &seen);
 	if (!err)
 		err = calvin_spec_check_names(c);
-	return err ? err : calvin_spec_check_pairs(c);
+	if (!err)
+		err = calvin_spec_check_pairs(c);
+	return err ? err : check_realtime(c, seen.key[key_index(chain_keys, "realtime")]);
 }
 
 /* A second document would be silently ignored; say so instead. */

@@ -64,6 +64,12 @@ enum calvin_probe_mode {
 	CALVIN_PROBE_PINGPONG, /* send the next when the last came back (or timed out) */
 };
 
+/* Scheduling policy of user VNFs' polling threads. */
+enum calvin_sched {
+	CALVIN_SCHED_OTHER, /* the kernel's default (SCHED_OTHER) */
+	CALVIN_SCHED_FIFO,  /* SCHED_FIFO at a priority */
+};
+
 /* Where a value came from in the file, for errors found after parsing. */
 struct calvin_pos {
 	int line; /* 1-based */
@@ -250,6 +256,19 @@ struct calvin_probe_spec {
 	unsigned int size; /* UDP payload bytes, telemetry block included; default 256 */
 };
 
+/* realtime: per-chain options for user VNFs, applied at `up`.
+ * YAML: sched: other|fifo (default other); priority: 1..98 (fifo only,
+ * default 50; 99 is the kernel's own watchdogs); lock-memory: bool (default
+ * false: a VNF's pages may be paged out or compacted under it) */
+#define CALVIN_FIFO_PRIORITY_DEFAULT 50
+#define CALVIN_FIFO_PRIORITY_MAX 98
+struct calvin_realtime_spec {
+	enum calvin_sched sched;
+	unsigned int priority;
+	bool lock_memory;
+	struct calvin_pos sched_pos; /* of the sched value, for errors found at `up` */
+};
+
 struct calvin_chain_spec {
 	char name[CALVIN_NAME_MAX + 1];
 	char path[4096]; /* the file it came from */
@@ -261,6 +280,7 @@ struct calvin_chain_spec {
 	struct calvin_vnf_spec vnfs[CALVIN_MAX_VNFS];
 	struct calvin_server_spec server;
 	struct calvin_probe_spec probe;
+	struct calvin_realtime_spec realtime;
 };
 
 /* Parse a chain spec from text (len bytes, need not be NUL-terminated).
@@ -307,6 +327,7 @@ const char *calvin_backend_name(enum calvin_backend b);
 const char *calvin_pmd_name(enum calvin_pmd p);
 const char *calvin_server_kind_name(enum calvin_server_kind k);
 const char *calvin_probe_mode_name(enum calvin_probe_mode m);
+const char *calvin_sched_name(enum calvin_sched s);
 
 /* The words a spec uses for each enum value, indexed by the value and
  * NULL-terminated: one table for the parser, the *_name() functions and
@@ -318,6 +339,7 @@ extern const char *const calvin_backend_words[];
 extern const char *const calvin_pmd_words[];
 extern const char *const calvin_server_kind_words[];
 extern const char *const calvin_probe_mode_words[];
+extern const char *const calvin_sched_words[];
 
 /* Index of s in a words table, or -1. */
 int calvin_word_lookup(const char *const *words, const char *s);

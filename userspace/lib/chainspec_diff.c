@@ -167,6 +167,10 @@ static bool chain_same(const struct calvin_chain_spec *a, const struct calvin_ch
 		       calvin_server_kind_name(b->server.kind));
 	else if (a->nr_vnfs != b->nr_vnfs)
 		REFUSE(d, "VNF list (deployed: %u VNFs, file: %u)", a->nr_vnfs, b->nr_vnfs);
+	else if (a->realtime.sched != b->realtime.sched ||
+		 a->realtime.priority != b->realtime.priority ||
+		 a->realtime.lock_memory != b->realtime.lock_memory)
+		REFUSE(d, "realtime section (scheduling of its user VNFs, locked memory)");
 	return !d->refused[0];
 }
 

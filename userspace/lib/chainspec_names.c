@@ -28,6 +28,8 @@ const char *const calvin_server_kind_words[] = {[CALVIN_SERVER_ECHO] = "echo",
 					       [CALVIN_SERVER_REFLECT] = "reflect", NULL};
 const char *const calvin_probe_mode_words[] = {
     [CALVIN_PROBE_PACED] = "paced", [CALVIN_PROBE_PINGPONG] = "ping-pong", NULL};
+const char *const calvin_sched_words[] = {
+    [CALVIN_SCHED_OTHER] = "other", [CALVIN_SCHED_FIFO] = "fifo", NULL};
 
 const char *const calvin_acl_action_words[] = {
     [CALVIN_ACL_ALLOW] = "allow", [CALVIN_ACL_DENY] = "deny", NULL};
@@ -110,6 +112,11 @@ const char *calvin_server_kind_name(enum calvin_server_kind k)
 const char *calvin_probe_mode_name(enum calvin_probe_mode m)
 {
 	return word_of(calvin_probe_mode_words, m);
+}
+
+const char *calvin_sched_name(enum calvin_sched s)
+{
+	return word_of(calvin_sched_words, s);
 }
 
 const char *calvin_acl_action_name(enum calvin_acl_action a)

@@ -45,9 +45,9 @@ int host_read_line(const char *path, char *buf, size_t len)
 	return err;
 }
 
-int host_read_cpulist(const char *path, struct calvin_cpuset *s)
+int host_read_cpulist(const char *path, struct calvin_cpumask *s)
 {
-	static char buf[CALVIN_CPULIST_MAX];
+	static char buf[CALVIN_CPUS_TEXT_MAX];
 	int err = host_read_line(path, buf, sizeof(buf));
 
 	memset(s, 0, sizeof(*s));
@@ -56,7 +56,7 @@ int host_read_cpulist(const char *path, struct calvin_cpuset *s)
 	/* some kernels say "(null)" in nohz_full when it is empty */
 	if (!strcmp(buf, "(null)"))
 		return 0;
-	return calvin_cpulist_parse(buf, s) ? -EINVAL : 0;
+	return calvin_cpumask_parse_list(buf, s) ? -EINVAL : 0;
 }
 
 void host_unread(struct calvin_topology *t, const char *what)
@@ -67,7 +67,7 @@ void host_unread(struct calvin_topology *t, const char *what)
 }
 
 /* A list that may be missing (none); garbage is noted and read as none. */
-static void read_optional(const char *root, const char *rel, struct calvin_cpuset *s,
+static void read_optional(const char *root, const char *rel, struct calvin_cpumask *s,
 			  struct calvin_topology *t)
 {
 	char path[PATH_MAX];
@@ -82,19 +82,19 @@ static void read_optional(const char *root, const char *rel, struct calvin_cpuse
 /* SMT: each CPU's core is the lowest of its thread siblings. */
 static void read_smt(const char *root, struct calvin_topology *t)
 {
-	struct calvin_cpuset sib;
+	struct calvin_cpumask sib;
 	char rel[128], path[PATH_MAX];
 	int c, first;
 
 	for (c = 0; c < (int)t->nr_cpus; c++) {
-		if (!calvin_cpu_isset(&t->online, c))
+		if (!calvin_cpumask_isset(&t->online, c))
 			continue;
 		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/thread_siblings_list", c);
 		host_path(path, sizeof(path), root, rel);
 		if (host_read_cpulist(path, &sib))
 			continue;
-		first = calvin_cpuset_first(&sib);
-		if (first >= 0 && calvin_cpu_isset(&sib, c))
+		first = calvin_cpumask_first(&sib);
+		if (first >= 0 && calvin_cpumask_isset(&sib, c))
 			t->core[c] = first;
 	}
 }
@@ -103,7 +103,7 @@ static void read_smt(const char *root, struct calvin_topology *t)
  * know nothing about (-1 everywhere). */
 static void read_numa(const char *root, struct calvin_topology *t)
 {
-	struct calvin_cpuset cpus;
+	struct calvin_cpumask cpus;
 	char path[PATH_MAX], rel[128];
 	struct dirent *e;
 	unsigned long n;
@@ -127,7 +127,7 @@ static void read_numa(const char *root, struct calvin_topology *t)
 			continue;
 		t->nr_nodes++;
 		for (c = 0; c < CALVIN_MAX_CPUS; c++)
-			if (calvin_cpu_isset(&cpus, c))
+			if (calvin_cpumask_isset(&cpus, c))
 				t->node[c] = (int)n;
 	}
 	closedir(d);
@@ -136,7 +136,7 @@ static void read_numa(const char *root, struct calvin_topology *t)
 /* The controller's affinity: Cpus_allowed_list in proc/self/status. */
 static void read_affinity(const char *root, struct calvin_topology *t)
 {
-	static char line[CALVIN_CPULIST_MAX + 64];
+	static char line[CALVIN_CPUS_TEXT_MAX + 64];
 	const char *key = "Cpus_allowed_list:";
 	char path[PATH_MAX];
 	FILE *f;
@@ -150,7 +150,7 @@ static void read_affinity(const char *root, struct calvin_topology *t)
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, key, strlen(key)))
 			continue;
-		if (calvin_cpulist_parse(line + strlen(key) + strspn(line + strlen(key), " \t"),
+		if (calvin_cpumask_parse_list(line + strlen(key) + strspn(line + strlen(key), " \t"),
 					 &t->affinity))
 			host_unread(t, "Cpus_allowed_list");
 		break;
@@ -200,13 +200,13 @@ static void read_holds(const struct calvin_host_source *src, struct calvin_topol
 int calvin_host_read(const struct calvin_host_source *src, struct calvin_topology *t, char *err,
 		     size_t errlen)
 {
-	struct calvin_cpuset online;
+	struct calvin_cpumask online;
 	char path[PATH_MAX];
 	int rc;
 
 	host_path(path, sizeof(path), src->root, CPU_DIR "/online");
 	rc = host_read_cpulist(path, &online);
-	if (!rc && calvin_cpuset_empty(&online))
+	if (!rc && calvin_cpumask_empty(&online))
 		rc = -EINVAL;
 	if (rc) {
 		snprintf(err, errlen, "cannot read the online CPUs from %s: %s", path,
@@ -219,7 +219,7 @@ int calvin_host_read(const struct calvin_host_source *src, struct calvin_topolog
 	t->affinity = online;
 	t->cpuset = online;
 	for (rc = 0; rc < CALVIN_MAX_CPUS; rc++)
-		if (calvin_cpu_isset(&online, rc))
+		if (calvin_cpumask_isset(&online, rc))
 			t->nr_cpus = (unsigned int)rc + 1;
 	read_optional(src->root, CPU_DIR "/isolated", &t->isolcpus, t);
 	read_optional(src->root, CPU_DIR "/nohz_full", &t->nohz_full, t);
@@ -232,10 +232,10 @@ int calvin_host_read(const struct calvin_host_source *src, struct calvin_topolog
 	return 0;
 }
 
-int calvin_plan_record_housekeeping(const char *path, struct calvin_cpuset *hk)
+int calvin_plan_record_housekeeping(const char *path, struct calvin_cpumask *hk)
 {
 	struct calvin_hold h;
-	char line[CALVIN_CPULIST_MAX + 32];
+	char line[CALVIN_CPUS_TEXT_MAX + 32];
 	int rc = -EINVAL;
 	FILE *f;
 
@@ -245,7 +245,7 @@ int calvin_plan_record_housekeeping(const char *path, struct calvin_cpuset *hk)
 	memset(hk, 0, sizeof(*hk));
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, "housekeeping", 12) && !calvin_plan_record_line(line, hk, &h))
-			rc = calvin_cpuset_empty(hk) ? -EINVAL : 0;
+			rc = calvin_cpumask_empty(hk) ? -EINVAL : 0;
 	fclose(f);
 	return rc;
 }

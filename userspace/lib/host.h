@@ -36,6 +36,6 @@ int calvin_host_read(const struct calvin_host_source *src, struct calvin_topolog
 
 /* The housekeeping set of the plan record at path: 0, or -errno (-ENOENT:
  * no record; -EINVAL: it has no housekeeping line). */
-int calvin_plan_record_housekeeping(const char *path, struct calvin_cpuset *hk);
+int calvin_plan_record_housekeeping(const char *path, struct calvin_cpumask *hk);
 
 #endif /* CALVIN_LIB_HOST_H */

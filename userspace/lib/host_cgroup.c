@@ -133,7 +133,7 @@ static bool read_first(const char *root, const char *dir, const char *const *fil
 		       struct calvin_topology *t)
 {
 	char rel[PATH_MAX], path[PATH_MAX];
-	struct calvin_cpuset cpus;
+	struct calvin_cpumask cpus;
 	int err;
 
 	for (; *files; files++) {
@@ -177,7 +177,7 @@ static void read_own_cpuset(const char *root, struct calvin_topology *t)
 static void walk_partitions(const char *path, int depth, struct calvin_topology *t)
 {
 	char sub[PATH_MAX], type[64];
-	struct calvin_cpuset cpus;
+	struct calvin_cpumask cpus;
 	struct dirent *e;
 	struct stat st;
 	DIR *d;
@@ -187,7 +187,7 @@ static void walk_partitions(const char *path, int depth, struct calvin_topology 
 	if (!host_read_line(sub, type, sizeof(type)) && !strcmp(type, "isolated")) {
 		snprintf(sub, sizeof(sub), "%s/cpuset.cpus.effective", path);
 		if (!host_read_cpulist(sub, &cpus))
-			calvin_cpuset_or(&t->partitions, &t->partitions, &cpus);
+			calvin_cpumask_or(&t->partitions, &t->partitions, &cpus);
 	}
 	if (depth >= WALK_DEPTH)
 		return;

@@ -12,7 +12,7 @@ void host_path(char *out, size_t len, const char *root, const char *rel);
 /* The first line of a file, newline cut: 0 or -errno. */
 int host_read_line(const char *path, char *buf, size_t len);
 /* A CPU list file: 0, -errno, or -EINVAL when it is not a list. */
-int host_read_cpulist(const char *path, struct calvin_cpuset *s);
+int host_read_cpulist(const char *path, struct calvin_cpumask *s);
 /* Say in t->unread that what could not be read. */
 void host_unread(struct calvin_topology *t, const char *what);
 

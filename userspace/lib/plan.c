@@ -28,32 +28,32 @@ void calvin_topology_init(struct calvin_topology *t, unsigned int nr_cpus)
 		t->core[c] = (int)c;
 		t->node[c] = -1;
 		if (c < t->nr_cpus)
-			calvin_cpu_set(&t->online, c);
+			calvin_cpumask_set(&t->online, c);
 	}
 	t->affinity = t->online;
 	t->cpuset = t->online;
 }
 
 static unsigned int cpus_where(const struct calvin_topology *t, const int *of, int v,
-			       struct calvin_cpuset *out)
+			       struct calvin_cpumask *out)
 {
 	int c;
 
 	memset(out, 0, sizeof(*out));
 	for (c = 0; c < (int)t->nr_cpus; c++)
-		if (of[c] == v && calvin_cpu_isset(&t->online, c))
-			calvin_cpu_set(out, (unsigned int)c);
-	return calvin_cpuset_count(out);
+		if (of[c] == v && calvin_cpumask_isset(&t->online, c))
+			calvin_cpumask_set(out, (unsigned int)c);
+	return calvin_cpumask_count(out);
 }
 
 unsigned int calvin_topology_core_cpus(const struct calvin_topology *t, int core,
-				       struct calvin_cpuset *out)
+				       struct calvin_cpumask *out)
 {
 	return cpus_where(t, t->core, core, out);
 }
 
 unsigned int calvin_topology_node_cpus(const struct calvin_topology *t, int node,
-				       struct calvin_cpuset *out)
+				       struct calvin_cpumask *out)
 {
 	return cpus_where(t, t->node, node, out);
 }
@@ -62,25 +62,25 @@ unsigned int calvin_topology_node_cpus(const struct calvin_topology *t, int node
  * moves init to the housekeeping CPUs), and a cgroup v2 isolated partition
  * takes its CPUs out of its parent's cpuset: neither keeps a VNF from being
  * placed there (by affinity, or by joining the partition). */
-void calvin_plan_usable(const struct calvin_topology *t, struct calvin_cpuset *out)
+void calvin_plan_usable(const struct calvin_topology *t, struct calvin_cpumask *out)
 {
-	struct calvin_cpuset s;
+	struct calvin_cpumask s;
 
-	calvin_cpuset_or(&s, &t->affinity, &t->isolcpus);
-	calvin_cpuset_and(&s, &s, &t->cpuset);
-	calvin_cpuset_or(&s, &s, &t->partitions);
-	calvin_cpuset_and(out, &s, &t->online);
+	calvin_cpumask_or(&s, &t->affinity, &t->isolcpus);
+	calvin_cpumask_and(&s, &s, &t->cpuset);
+	calvin_cpumask_or(&s, &s, &t->partitions);
+	calvin_cpumask_and(out, &s, &t->online);
 }
 
-void calvin_plan_housekeeping_now(const struct calvin_topology *t, struct calvin_cpuset *hk)
+void calvin_plan_housekeeping_now(const struct calvin_topology *t, struct calvin_cpumask *hk)
 {
-	struct calvin_cpuset left = *hk;
+	struct calvin_cpumask left = *hk;
 	unsigned int i;
 
 	for (i = 0; i < t->nr_holds; i++)
 		if (t->holds[i].kind != CALVIN_HOLD_HOUSEKEEPING && t->holds[i].cpu >= 0)
-			calvin_cpu_clear(&left, (unsigned int)t->holds[i].cpu);
-	if (!calvin_cpuset_empty(&left))
+			calvin_cpumask_clear(&left, (unsigned int)t->holds[i].cpu);
+	if (!calvin_cpumask_empty(&left))
 		*hk = left;
 }
 
@@ -97,16 +97,16 @@ static void planner_init(struct planner *pl, const struct calvin_chain_spec *spe
 	pl->nic_node = nic_node;
 	pl->p = p;
 	calvin_plan_usable(t, &pl->usable);
-	calvin_cpuset_or(&pl->isolated, &t->isolcpus, &t->partitions);
+	calvin_cpumask_or(&pl->isolated, &t->isolcpus, &t->partitions);
 	/* the admin chose which CPUs to isolate at boot: calvin adds none */
-	pl->run_time_ok = calvin_cpuset_empty(&t->isolcpus);
+	pl->run_time_ok = calvin_cpumask_empty(&t->isolcpus);
 	for (i = 0; i < t->nr_holds; i++) {
 		h = &t->holds[i];
 		if (h->cpu < 0 || h->cpu >= CALVIN_MAX_CPUS)
 			continue;
-		calvin_cpu_set(&pl->held, (unsigned int)h->cpu);
+		calvin_cpumask_set(&pl->held, (unsigned int)h->cpu);
 		if (h->kind != CALVIN_HOLD_HOUSEKEEPING)
-			calvin_cpu_set(&pl->held_vnf, (unsigned int)h->cpu);
+			calvin_cpumask_set(&pl->held_vnf, (unsigned int)h->cpu);
 		pl->core_busy[t->core[h->cpu]]++;
 		if (h->isolated)
 			pl->core_isolated[t->core[h->cpu]] = true;
@@ -122,9 +122,9 @@ static bool hk_eligible(const struct planner *pl, int c)
 {
 	const struct calvin_topology *t = pl->t;
 
-	return calvin_cpu_isset(&pl->usable, c) && !calvin_cpu_isset(&t->nohz_full, c) &&
-	       !calvin_cpu_isset(&pl->isolated, c) && !calvin_cpu_isset(&pl->held_vnf, c) &&
-	       !calvin_cpu_isset(&pl->placed, c) && !pl->core_isolated[t->core[c]];
+	return calvin_cpumask_isset(&pl->usable, c) && !calvin_cpumask_isset(&t->nohz_full, c) &&
+	       !calvin_cpumask_isset(&pl->isolated, c) && !calvin_cpumask_isset(&pl->held_vnf, c) &&
+	       !calvin_cpumask_isset(&pl->placed, c) && !pl->core_isolated[t->core[c]];
 }
 
 /* The core housekeeping keeps whatever happens: the lowest CPU that may
@@ -134,7 +134,7 @@ static int pick_housekeeping(const struct planner *pl)
 	int c;
 
 	for (c = 0; c < (int)pl->t->nr_cpus; c++)
-		if (hk_eligible(pl, c) && !calvin_cpu_isset(&pl->held, c))
+		if (hk_eligible(pl, c) && !calvin_cpumask_isset(&pl->held, c))
 			return c;
 	for (c = 0; c < (int)pl->t->nr_cpus; c++)
 		if (hk_eligible(pl, c))
@@ -150,15 +150,15 @@ static int nic_of(const struct planner *pl, unsigned int vnf)
 /* A core nobody uses, apart from SMT siblings. */
 static bool free_core(const struct planner *pl, int c)
 {
-	return calvin_cpu_isset(&pl->usable, c) && c != pl->hk && !pl->load[c] &&
-	       !calvin_cpu_isset(&pl->held, c);
+	return calvin_cpumask_isset(&pl->usable, c) && c != pl->hk && !pl->load[c] &&
+	       !calvin_cpumask_isset(&pl->held, c);
 }
 
 bool plan_may_isolate(const struct planner *pl, unsigned int vnf, int c, bool numa)
 {
 	int nic = nic_of(pl, vnf);
 
-	return free_core(pl, c) && (calvin_cpu_isset(&pl->isolated, c) || pl->run_time_ok) &&
+	return free_core(pl, c) && (calvin_cpumask_isset(&pl->isolated, c) || pl->run_time_ok) &&
 	       !pl->core_busy[pl->t->core[c]] && (!numa || nic < 0 || pl->t->node[c] == nic);
 }
 
@@ -175,15 +175,15 @@ static uint64_t score(const struct planner *pl, unsigned int vnf, int c, enum ca
 	uint64_t s = 0;
 
 	if (g == CALVIN_GRANT_ISOLATED)
-		s |= (uint64_t)calvin_cpu_isset(&pl->isolated, c) << 5; /* isolated already */
+		s |= (uint64_t)calvin_cpumask_isset(&pl->isolated, c) << 5; /* isolated already */
 	else
 		s |= (uint64_t)(nic >= 0 && t->node[c] == nic) << 5;
 	s |= (uint64_t)!pl->core_busy[t->core[c]] << 4;
-	s |= (uint64_t)calvin_cpu_isset(&t->nohz_full, c) << 3;
+	s |= (uint64_t)calvin_cpumask_isset(&t->nohz_full, c) << 3;
 	s |= (uint64_t)(want >= 0 && t->node[c] == want) << 2;
 	/* a pinned VNF leaves isolated cores to chains that ask for them */
 	if (g != CALVIN_GRANT_ISOLATED)
-		s |= (uint64_t)!calvin_cpu_isset(&pl->isolated, c) << 1;
+		s |= (uint64_t)!calvin_cpumask_isset(&pl->isolated, c) << 1;
 	return s << 16 | (uint64_t)c;
 }
 
@@ -191,7 +191,7 @@ static uint64_t score(const struct planner *pl, unsigned int vnf, int c, enum ca
 static uint64_t share_score(const struct planner *pl, int c)
 {
 	return (uint64_t)(0xffff - pl->load[c]) << 20 |
-	       (uint64_t)!calvin_cpu_isset(&pl->isolated, c) << 16 | (uint64_t)c;
+	       (uint64_t)!calvin_cpumask_isset(&pl->isolated, c) << 16 | (uint64_t)c;
 }
 
 static bool qualifies(const struct planner *pl, unsigned int vnf, int c, enum calvin_grant g)
@@ -202,7 +202,7 @@ static bool qualifies(const struct planner *pl, unsigned int vnf, int c, enum ca
 	case CALVIN_GRANT_DEDICATED:
 		return plan_may_dedicate(pl, c);
 	case CALVIN_GRANT_SHARED_CORE:
-		return calvin_cpu_isset(&pl->placed, c);
+		return calvin_cpumask_isset(&pl->placed, c);
 	case CALVIN_GRANT_SHARED:
 		return hk_eligible(pl, c) || c == pl->hk;
 	default:
@@ -259,19 +259,19 @@ static void assign(struct planner *pl, unsigned int vnf, enum calvin_grant g, in
 	v->cpu = c;
 	v->granted = g;
 	v->owns = g <= CALVIN_GRANT_DEDICATED;
-	if (calvin_cpu_isset(&pl->isolated, c))
+	if (calvin_cpumask_isset(&pl->isolated, c))
 		v->isolation = CALVIN_ISOL_NOW;
-	else if (g == CALVIN_GRANT_ISOLATED || calvin_cpu_isset(&pl->p->isolate, c))
+	else if (g == CALVIN_GRANT_ISOLATED || calvin_cpumask_isset(&pl->p->isolate, c))
 		v->isolation = CALVIN_ISOL_RUN_TIME;
 	if (g == CALVIN_GRANT_ISOLATED) {
 		pl->core_isolated[t->core[c]] = true;
 		if (v->isolation == CALVIN_ISOL_RUN_TIME)
-			calvin_cpu_set(&pl->p->isolate, (unsigned int)c);
+			calvin_cpumask_set(&pl->p->isolate, (unsigned int)c);
 	}
 	if (g == CALVIN_GRANT_SHARED_CORE)
 		unown(pl, c);
 	if (g != CALVIN_GRANT_SHARED)
-		calvin_cpu_set(&pl->placed, (unsigned int)c);
+		calvin_cpumask_set(&pl->placed, (unsigned int)c);
 	if (!pl->load[c]++)
 		pl->core_busy[t->core[c]]++;
 	pl->last_node = t->node[c];
@@ -318,7 +318,7 @@ static void finish(struct planner *pl)
 
 	for (c = 0; c < (int)pl->t->nr_cpus; c++)
 		if (c == pl->hk || hk_eligible(pl, c))
-			calvin_cpu_set(&p->housekeeping, (unsigned int)c);
+			calvin_cpumask_set(&p->housekeeping, (unsigned int)c);
 	for (i = 0; i < p->nr_vnfs; i++) {
 		v = &p->vnf[i];
 		if (v->granted == CALVIN_GRANT_SOFTIRQ)

@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "chainspec.h"
-#include "cpuset.h"
+#include "cpumask.h"
 
 /* ---- the host, as the planner sees it ---- */
 
@@ -40,12 +40,12 @@ struct calvin_hold {
 
 struct calvin_topology {
 	unsigned int nr_cpus; /* highest online CPU + 1 */
-	struct calvin_cpuset online;
-	struct calvin_cpuset isolcpus;	 /* isolated at boot (isolcpus=) */
-	struct calvin_cpuset partitions; /* in cgroup v2 isolated partitions */
-	struct calvin_cpuset nohz_full;
-	struct calvin_cpuset affinity; /* the controller's allowed CPUs */
-	struct calvin_cpuset cpuset;   /* its cgroup's cpuset: all when it has none */
+	struct calvin_cpumask online;
+	struct calvin_cpumask isolcpus;	 /* isolated at boot (isolcpus=) */
+	struct calvin_cpumask partitions; /* in cgroup v2 isolated partitions */
+	struct calvin_cpumask nohz_full;
+	struct calvin_cpumask affinity; /* the controller's allowed CPUs */
+	struct calvin_cpumask cpuset;   /* its cgroup's cpuset: all when it has none */
 	int core[CALVIN_MAX_CPUS];     /* SMT core: the lowest of its thread siblings */
 	int node[CALVIN_MAX_CPUS];     /* NUMA node; -1: unknown */
 	unsigned int nr_nodes;	       /* 0: unknown */
@@ -64,9 +64,9 @@ void calvin_topology_init(struct calvin_topology *t, unsigned int nr_cpus);
 /* The online CPUs of SMT core core (its lowest CPU), or of NUMA node
  * node, into out; returns how many. */
 unsigned int calvin_topology_core_cpus(const struct calvin_topology *t, int core,
-				       struct calvin_cpuset *out);
+				       struct calvin_cpumask *out);
 unsigned int calvin_topology_node_cpus(const struct calvin_topology *t, int node,
-				       struct calvin_cpuset *out);
+				       struct calvin_cpumask *out);
 
 /* ---- the plan ---- */
 
@@ -109,8 +109,8 @@ struct calvin_plan {
 	enum calvin_placement policy;
 	unsigned int nr_vnfs;
 	struct calvin_vnf_place vnf[CALVIN_MAX_VNFS];
-	struct calvin_cpuset housekeeping; /* for the probe, controller, IRQs */
-	struct calvin_cpuset isolate;	   /* cores to isolate at run time */
+	struct calvin_cpumask housekeeping; /* for the probe, controller, IRQs */
+	struct calvin_cpumask isolate;	   /* cores to isolate at run time */
 	unsigned int nr_degraded;	   /* VNFs granted less than they asked */
 };
 
@@ -123,11 +123,11 @@ int calvin_plan_make(const struct calvin_chain_spec *spec, const struct calvin_t
 
 /* A deployed chain's housekeeping set hk, less the cores other chains'
  * VNFs (t->holds) took since; unchanged if that would leave none. */
-void calvin_plan_housekeeping_now(const struct calvin_topology *t, struct calvin_cpuset *hk);
+void calvin_plan_housekeeping_now(const struct calvin_topology *t, struct calvin_cpumask *hk);
 
 /* CPUs a VNF may be pinned to: online, in the controller's cpuset and
  * affinity; isolated CPUs count even outside them (see plan.c). */
-void calvin_plan_usable(const struct calvin_topology *t, struct calvin_cpuset *out);
+void calvin_plan_usable(const struct calvin_topology *t, struct calvin_cpumask *out);
 
 const char *calvin_grant_name(enum calvin_grant g);
 const char *calvin_isolation_name(enum calvin_isolation i);
@@ -153,7 +153,7 @@ void calvin_plan_record_write(FILE *f, const struct calvin_chain_spec *spec,
 /* One line of a record: the housekeeping set goes to hk (may be NULL), a
  * vnf line to *hold (chain left as it is) with 1 returned; 0 for any
  * other line; -EINVAL for a line that does not parse. */
-int calvin_plan_record_line(const char *line, struct calvin_cpuset *hk, struct calvin_hold *hold);
+int calvin_plan_record_line(const char *line, struct calvin_cpumask *hk, struct calvin_hold *hold);
 
 /* ---- printing ---- */
 

@@ -38,12 +38,12 @@ void plan_why_not(const struct planner *pl, unsigned int vnf, enum calvin_grant 
 		  size_t len)
 {
 	char list[64];
-	struct calvin_cpuset iso;
+	struct calvin_cpumask iso;
 
 	buf[0] = '\0';
 	switch (g) {
 	case CALVIN_GRANT_ISOLATED:
-		calvin_cpuset_and(&iso, &pl->isolated, &pl->usable);
+		calvin_cpumask_and(&iso, &pl->isolated, &pl->usable);
 		if (numa_only(pl, vnf))
 			add(buf, len, "no isolated core free on NUMA node %d of its NIC",
 			    pl->nic_node[vnf]);
@@ -51,9 +51,9 @@ void plan_why_not(const struct planner *pl, unsigned int vnf, enum calvin_grant 
 			add(buf, len, "no core left to isolate");
 		else
 			add(buf, len, "no isolated core left (isolated: %s)",
-			    calvin_cpuset_empty(&iso)
+			    calvin_cpumask_empty(&iso)
 				? "none"
-				: calvin_cpulist_format(&iso, list, sizeof(list)));
+				: calvin_cpumask_list(&iso, list, sizeof(list)));
 		break;
 	case CALVIN_GRANT_DEDICATED:
 		add(buf, len, "no core left to dedicate");
@@ -77,7 +77,7 @@ static unsigned int user_vnfs(const struct calvin_chain_spec *spec)
 static void add_holders(const struct planner *pl, char *err, size_t errlen)
 {
 	const struct calvin_topology *t = pl->t;
-	struct calvin_cpuset cpus;
+	struct calvin_cpumask cpus;
 	unsigned int i, j;
 
 	for (i = 0; i < t->nr_holds; i++) {
@@ -89,10 +89,10 @@ static void add_holders(const struct planner *pl, char *err, size_t errlen)
 		memset(&cpus, 0, sizeof(cpus));
 		for (j = i; j < t->nr_holds; j++)
 			if (!strcmp(t->holds[j].chain, t->holds[i].chain) && t->holds[j].cpu >= 0)
-				calvin_cpu_set(&cpus, (unsigned int)t->holds[j].cpu);
-		calvin_cpuset_and(&cpus, &cpus, &pl->usable);
-		if (!calvin_cpuset_empty(&cpus))
-			add(err, errlen, ", %u held by chain %s", calvin_cpuset_count(&cpus),
+				calvin_cpumask_set(&cpus, (unsigned int)t->holds[j].cpu);
+		calvin_cpumask_and(&cpus, &cpus, &pl->usable);
+		if (!calvin_cpumask_empty(&cpus))
+			add(err, errlen, ", %u held by chain %s", calvin_cpumask_count(&cpus),
 			    t->holds[i].chain);
 	}
 }
@@ -105,9 +105,9 @@ static unsigned int smt_blocked(const struct planner *pl)
 	int c;
 
 	for (c = 0; c < (int)pl->t->nr_cpus; c++)
-		n += calvin_cpu_isset(&pl->usable, c) && c != pl->hk && !pl->load[c] &&
-		     !calvin_cpu_isset(&pl->held, c) &&
-		     (pl->run_time_ok || calvin_cpu_isset(&pl->isolated, c)) &&
+		n += calvin_cpumask_isset(&pl->usable, c) && c != pl->hk && !pl->load[c] &&
+		     !calvin_cpumask_isset(&pl->held, c) &&
+		     (pl->run_time_ok || calvin_cpumask_isset(&pl->isolated, c)) &&
 		     pl->core_busy[pl->t->core[c]];
 	return n;
 }
@@ -117,19 +117,19 @@ void plan_explain_missing(const struct planner *pl, unsigned int vnf, enum calvi
 {
 	const struct calvin_topology *t = pl->t;
 	unsigned int need = user_vnfs(pl->spec), n;
-	struct calvin_cpuset iso;
+	struct calvin_cpumask iso;
 	char list[128];
 
 	err[0] = '\0';
 	add(err, errlen, "placement %s needs %u %s core%s; %u online",
 	    calvin_placement_name(pl->spec->placement), need,
 	    g == CALVIN_GRANT_ISOLATED ? "isolated" : "dedicated", need == 1 ? "" : "s",
-	    calvin_cpuset_count(&t->online));
-	if (!calvin_cpuset_equal(&pl->usable, &t->online))
-		add(err, errlen, ", %u allowed (%s)", calvin_cpuset_count(&pl->usable),
-		    calvin_cpulist_format(&pl->usable, list, sizeof(list)));
-	calvin_cpuset_and(&iso, &pl->isolated, &t->online);
-	add(err, errlen, ", %u isolated", calvin_cpuset_count(&iso));
+	    calvin_cpumask_count(&t->online));
+	if (!calvin_cpumask_equal(&pl->usable, &t->online))
+		add(err, errlen, ", %u allowed (%s)", calvin_cpumask_count(&pl->usable),
+		    calvin_cpumask_list(&pl->usable, list, sizeof(list)));
+	calvin_cpumask_and(&iso, &pl->isolated, &t->online);
+	add(err, errlen, ", %u isolated", calvin_cpumask_count(&iso));
 	add_holders(pl, err, errlen);
 	n = g == CALVIN_GRANT_ISOLATED ? smt_blocked(pl) : 0;
 	if (n)
@@ -145,32 +145,32 @@ void plan_explain_missing(const struct planner *pl, unsigned int vnf, enum calvi
 void plan_explain_no_housekeeping(const struct planner *pl, char *err, size_t errlen)
 {
 	const struct calvin_topology *t = pl->t;
-	struct calvin_cpuset s;
+	struct calvin_cpumask s;
 	unsigned int n = 0;
 	char list[128];
 	int c;
 
 	err[0] = '\0';
-	if (calvin_cpuset_empty(&pl->usable)) {
+	if (calvin_cpumask_empty(&pl->usable)) {
 		add(err, errlen, "no CPU calvin may use: online %s",
-		    calvin_cpulist_format(&t->online, list, sizeof(list)));
+		    calvin_cpumask_list(&t->online, list, sizeof(list)));
 		add(err, errlen, ", affinity %s",
-		    calvin_cpulist_format(&t->affinity, list, sizeof(list)));
+		    calvin_cpumask_list(&t->affinity, list, sizeof(list)));
 		add(err, errlen, ", cpuset %s; run calvin with CPUs it may use (taskset, cgroup)",
-		    calvin_cpulist_format(&t->cpuset, list, sizeof(list)));
+		    calvin_cpumask_list(&t->cpuset, list, sizeof(list)));
 		return;
 	}
 	add(err, errlen, "no CPU for housekeeping: of the %u allowed (%s)",
-	    calvin_cpuset_count(&pl->usable),
-	    calvin_cpulist_format(&pl->usable, list, sizeof(list)));
-	calvin_cpuset_and(&s, &pl->usable, &t->nohz_full);
-	add(err, errlen, ", %u are nohz_full", calvin_cpuset_count(&s));
-	calvin_cpuset_and(&s, &pl->usable, &pl->isolated);
-	add(err, errlen, ", %u isolated", calvin_cpuset_count(&s));
-	calvin_cpuset_and(&s, &pl->usable, &pl->held_vnf);
-	add(err, errlen, ", %u other chains' VNF cores", calvin_cpuset_count(&s));
+	    calvin_cpumask_count(&pl->usable),
+	    calvin_cpumask_list(&pl->usable, list, sizeof(list)));
+	calvin_cpumask_and(&s, &pl->usable, &t->nohz_full);
+	add(err, errlen, ", %u are nohz_full", calvin_cpumask_count(&s));
+	calvin_cpumask_and(&s, &pl->usable, &pl->isolated);
+	add(err, errlen, ", %u isolated", calvin_cpumask_count(&s));
+	calvin_cpumask_and(&s, &pl->usable, &pl->held_vnf);
+	add(err, errlen, ", %u other chains' VNF cores", calvin_cpumask_count(&s));
 	for (c = 0; c < (int)t->nr_cpus; c++)
-		n += calvin_cpu_isset(&pl->usable, c) && pl->core_isolated[t->core[c]];
+		n += calvin_cpumask_isset(&pl->usable, c) && pl->core_isolated[t->core[c]];
 	if (n)
 		add(err, errlen, ", %u on SMT cores with an isolated VNF", n);
 	add(err, errlen, "; allow calvin a CPU that is none of these (taskset, cgroup cpuset)");

@@ -7,14 +7,14 @@
 #include "plan.h"
 #include "report.h"
 
-static void json_cpus(FILE *f, const char *key, const struct calvin_cpuset *s)
+static void json_cpus(FILE *f, const char *key, const struct calvin_cpumask *s)
 {
 	const char *sep = "";
 	int c;
 
 	fprintf(f, "\"%s\":[", key);
 	for (c = 0; c < CALVIN_MAX_CPUS; c++)
-		if (calvin_cpu_isset(s, c)) {
+		if (calvin_cpumask_isset(s, c)) {
 			fprintf(f, "%s%d", sep, c);
 			sep = ",";
 		}
@@ -45,7 +45,7 @@ static void json_vnf(FILE *f, const struct calvin_chain_spec *spec, const struct
 /* Cores with more than one thread, as arrays. */
 static void json_smt(FILE *f, const struct calvin_topology *t)
 {
-	struct calvin_cpuset sib;
+	struct calvin_cpumask sib;
 	const char *sep = "";
 	int c;
 
@@ -63,7 +63,7 @@ static void json_smt(FILE *f, const struct calvin_topology *t)
 
 static void json_numa(FILE *f, const struct calvin_topology *t)
 {
-	struct calvin_cpuset cpus;
+	struct calvin_cpumask cpus;
 	int n, shown = 0;
 
 	fprintf(f, "\"numa\":[");
@@ -80,10 +80,10 @@ static void json_numa(FILE *f, const struct calvin_topology *t)
 
 static void json_host(FILE *f, const struct calvin_topology *t)
 {
-	struct calvin_cpuset usable;
+	struct calvin_cpumask usable;
 	const struct {
 		const char *key;
-		const struct calvin_cpuset *cpus;
+		const struct calvin_cpumask *cpus;
 	} sets[] = {
 	    {"online", &t->online},
 	    {"isolcpus", &t->isolcpus},

@@ -8,11 +8,11 @@
 /* SMT groups shown in text before "...". */
 #define TEXT_SMT_GROUPS 8
 
-static char list[CALVIN_CPULIST_MAX];
+static char list[CALVIN_CPUS_TEXT_MAX];
 
-static const char *cpus_text(const struct calvin_cpuset *s)
+static const char *cpus_text(const struct calvin_cpumask *s)
 {
-	return calvin_cpuset_empty(s) ? "none" : calvin_cpulist_format(s, list, sizeof(list));
+	return calvin_cpumask_empty(s) ? "none" : calvin_cpumask_list(s, list, sizeof(list));
 }
 
 static const char *isolation_text(enum calvin_isolation i)
@@ -73,7 +73,7 @@ static void print_vnf_text(FILE *f, const struct calvin_chain_spec *spec,
 /* "N cores with 2 threads (0,4 1,5 ...)" */
 static void print_smt_text(FILE *f, const struct calvin_topology *t)
 {
-	struct calvin_cpuset sib;
+	struct calvin_cpumask sib;
 	unsigned int groups = 0;
 	int c;
 
@@ -92,7 +92,7 @@ static void print_smt_text(FILE *f, const struct calvin_topology *t)
 
 static void print_numa_text(FILE *f, const struct calvin_topology *t)
 {
-	struct calvin_cpuset cpus;
+	struct calvin_cpumask cpus;
 	int n, shown = 0;
 
 	if (!t->nr_nodes) {
@@ -123,7 +123,7 @@ static void print_holds_text(FILE *f, const struct calvin_topology *t)
 
 static void print_host_text(FILE *f, const struct calvin_topology *t)
 {
-	struct calvin_cpuset usable;
+	struct calvin_cpumask usable;
 
 	fprintf(f, "host:\n  online %s", cpus_text(&t->online));
 	fprintf(f, ", isolcpus %s", cpus_text(&t->isolcpus));
@@ -160,7 +160,7 @@ void calvin_plan_print_text(FILE *f, const struct calvin_chain_spec *spec,
 	fprintf(f, "housekeeping (probe, controller, emulator threads, IRQs): cpu %s%s\n",
 		cpus_text(&p->housekeeping),
 		p->policy == CALVIN_PLACE_SHARED ? " (nothing is pinned: placement shared)" : "");
-	if (!calvin_cpuset_empty(&p->isolate))
+	if (!calvin_cpumask_empty(&p->isolate))
 		fprintf(f, "to isolate at run time: cpu %s (calvin up does not isolate yet)\n",
 			cpus_text(&p->isolate));
 	print_host_text(f, t);

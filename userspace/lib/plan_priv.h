@@ -11,11 +11,11 @@ struct planner {
 	const struct calvin_topology *t;
 	const int *nic_node;
 	struct calvin_plan *p;
-	struct calvin_cpuset usable;	      /* see calvin_plan_usable() */
-	struct calvin_cpuset isolated;	      /* now: isolcpus and isolated partitions */
-	struct calvin_cpuset held;	      /* by other chains, in any way */
-	struct calvin_cpuset held_vnf;	      /* other chains' VNF cores (not housekeeping) */
-	struct calvin_cpuset placed;	      /* this chain's VNF cores, off housekeeping */
+	struct calvin_cpumask usable;	      /* see calvin_plan_usable() */
+	struct calvin_cpumask isolated;	      /* now: isolcpus and isolated partitions */
+	struct calvin_cpumask held;	      /* by other chains, in any way */
+	struct calvin_cpumask held_vnf;	      /* other chains' VNF cores (not housekeeping) */
+	struct calvin_cpumask placed;	      /* this chain's VNF cores, off housekeeping */
 	bool run_time_ok;		      /* may choose cores to isolate at run time */
 	int hk;				      /* the housekeeping core kept whatever happens */
 	int last_node;			      /* NUMA node of the VNF placed last */

@@ -60,7 +60,7 @@ static enum calvin_hold_kind hold_kind(const struct calvin_vnf_place *v)
 void calvin_plan_record_write(FILE *f, const struct calvin_chain_spec *spec,
 			      const struct calvin_plan *p)
 {
-	static char list[CALVIN_CPULIST_MAX];
+	static char list[CALVIN_CPUS_TEXT_MAX];
 	const struct calvin_vnf_place *v;
 	unsigned int i;
 
@@ -70,8 +70,8 @@ void calvin_plan_record_write(FILE *f, const struct calvin_chain_spec *spec,
 		spec->name);
 	fprintf(f, "policy %s\n", calvin_placement_name(p->policy));
 	fprintf(f, "housekeeping %s\n",
-		calvin_cpulist_format(&p->housekeeping, list, sizeof(list)));
-	calvin_cpulist_format(&p->isolate, list, sizeof(list));
+		calvin_cpumask_list(&p->housekeeping, list, sizeof(list)));
+	calvin_cpumask_list(&p->isolate, list, sizeof(list));
 	fprintf(f, "isolate%s%s\n", list[0] ? " " : "", list);
 	for (i = 0; i < p->nr_vnfs && i < spec->nr_vnfs; i++) {
 		v = &p->vnf[i];
@@ -105,7 +105,7 @@ static int parse_vnf(const char *rest, struct calvin_hold *h)
 	return 1;
 }
 
-int calvin_plan_record_line(const char *line, struct calvin_cpuset *hk, struct calvin_hold *hold)
+int calvin_plan_record_line(const char *line, struct calvin_cpumask *hk, struct calvin_hold *hold)
 {
 	char word[16];
 	int n = 0;
@@ -117,9 +117,9 @@ int calvin_plan_record_line(const char *line, struct calvin_cpuset *hk, struct c
 	if (!strcmp(word, "vnf"))
 		return parse_vnf(line, hold);
 	if (!strcmp(word, "housekeeping")) {
-		struct calvin_cpuset s;
+		struct calvin_cpumask s;
 
-		if (calvin_cpulist_parse(line, &s))
+		if (calvin_cpumask_parse_list(line, &s))
 			return -EINVAL;
 		if (hk)
 			*hk = s;

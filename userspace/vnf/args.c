@@ -28,6 +28,7 @@ enum {
 	OPT_TRANSFORM,
 	OPT_MEM_MB,
 	OPT_READY_FD,
+	OPT_LOCK_MEMORY,
 	OPT_NC_K,
 	OPT_NC_R,
 	OPT_NC_FLUSH_NS,
@@ -57,6 +58,7 @@ static const struct option vnf_options[] = {
     {"transform", required_argument, NULL, OPT_TRANSFORM},
     {"mem-mb", required_argument, NULL, OPT_MEM_MB},
     {"ready-fd", required_argument, NULL, OPT_READY_FD},
+    {"lock-memory", no_argument, NULL, OPT_LOCK_MEMORY},
     {"nc-k", required_argument, NULL, OPT_NC_K},
     {"nc-r", required_argument, NULL, OPT_NC_R},
     {"nc-flush-ns", required_argument, NULL, OPT_NC_FLUSH_NS},
@@ -80,7 +82,7 @@ void vnf_usage(FILE *out)
 		" [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
 		" [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
 		" [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
-		" [--mem-mb 64] [--ready-fd FD]\n"
+		" [--mem-mb 64] [--ready-fd FD] [--lock-memory]\n"
 		"  nc-encode, nc-decode: [--nc-k 4] [--nc-r 1] [--nc-flush-ns 1000000]"
 		" (0: never flush) [--direction both|fwd|rev]\n"
 		"  encrypt, decrypt: --key-file PATH (chmod 600) --deploy-random HEX (64 digits)"
@@ -325,6 +327,9 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 	case OPT_WAIT:
 		if (calvin_wait_parse(arg, &cfg->wait))
 			return bad_arg("wait", arg, "expected busy or wakeup");
+		return 0;
+	case OPT_LOCK_MEMORY:
+		cfg->lock_memory = true;
 		return 0;
 	}
 	return parse_xform(opt, arg, cfg);

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -142,6 +143,19 @@ static int eal_init(const struct vnf_config *cfg, const char *argv0)
 	return 0;
 }
 
+/* Everything mapped now and later stays in RAM: a page fault or a page
+ * compacted away under the polling loop costs microseconds. */
+static int memory_lock(const struct vnf_config *cfg)
+{
+	int err;
+
+	if (!cfg->lock_memory || mlockall(MCL_CURRENT | MCL_FUTURE) == 0)
+		return 0;
+	err = -errno;
+	vnf_err("Failed to lock memory (mlockall): %s", strerror(-err));
+	return err;
+}
+
 static int ready_report(int fd)
 {
 	static const char line[] = "ready\n";
@@ -217,7 +231,9 @@ int main(int argc, char **argv)
 	if (err)
 		goto close_ports;
 	vnf_log_release();
-	err = ready_report(vnf.cfg.ready_fd);
+	err = memory_lock(&vnf.cfg);
+	if (!err)
+		err = ready_report(vnf.cfg.ready_fd);
 	if (err)
 		goto close_ports;
 

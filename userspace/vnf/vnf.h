@@ -63,6 +63,7 @@ struct vnf_config {
 	const struct vnf_transform *transform;
 	unsigned int mem_mb;
 	int ready_fd;			/* -1: none */
+	bool lock_memory;		/* mlockall once set up: no page faults while polling */
 	/* --direction sets the direction of both */
 	struct calvin_nc_spec nc;	/* nc-encode, nc-decode */
 	struct calvin_crypt_spec crypt; /* encrypt, decrypt; key_file "" when not given */

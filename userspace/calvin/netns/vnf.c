@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "isolate/isolate.h"
 #include "netns.h"
 #include "util.h"
 #include "wakeup.h"
@@ -120,6 +121,8 @@ static int vnf_args_fill(struct deploy *d, unsigned int i, struct vnf_args *a)
 	argf(a, "--west-peer", "%s", west);
 	argf(a, "--east-peer", "%s", east);
 	argf(a, "--probe-port", "%u", s->probe.port);
+	if (s->realtime.lock_memory)
+		arg(a, "--lock-memory");
 	transform_args(a, d, v);
 	arg(a, "--ready-fd");
 	arg(a, a->ready_fd);
@@ -258,6 +261,9 @@ int netns_user_vnf(struct deploy *d, unsigned int i)
 	st = proc_start_time(pid);
 	node_netns(ns, sizeof(ns), d->spec->name, calvin_vnf_node(v));
 	err = state_add(d->state, ST_PROC, ns, NULL, pid, st);
+	/* on a CPU other chains isolated already, it must start in their cpuset */
+	if (!err)
+		err = isolation_vnf_start(d, i, pid);
 	if (err) {
 		kill(pid, SIGKILL);
 		goto close_ready;

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Where a user VNF really runs (see placement.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "placement.h"
+
+int calvin_procstat_parse(const char *text, struct calvin_procstat *out)
+{
+	const char *p = strrchr(text, ')');
+	unsigned long long v;
+	unsigned int field;
+	char *end;
+
+	memset(out, 0, sizeof(*out));
+	if (!p || p[1] != ' ' || !p[2])
+		return -EINVAL;
+	out->state = p[2];
+	p += 3;
+	for (field = 4; field <= 41; field++) {
+		if (*p != ' ')
+			return -EINVAL;
+		/* a few fields are signed; strtoull takes their '-', and only
+		 * 22 and 39-41 matter */
+		v = strtoull(p + 1, &end, 10);
+		if (end == p + 1)
+			return -EINVAL;
+		p = end;
+		if (field == 9)
+			out->flags = (unsigned long)v;
+		else if (field == 22)
+			out->start = v;
+		else if (field == 39)
+			out->last_cpu = (int)v;
+		else if (field == 40)
+			out->rt_priority = (unsigned int)v;
+		else if (field == 41)
+			out->policy = (unsigned int)v;
+	}
+	return 0;
+}
+
+/* The value of "Key:\t..." in /proc/PID/status text, up to the line's end. */
+static const char *status_value(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, key, n) && p[n] == ':')
+			return p + n + 1 + strspn(p + n + 1, " \t");
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return NULL;
+}
+
+int calvin_procstatus_parse(const char *text, struct calvin_cpumask *allowed,
+			    unsigned long *locked_kb)
+{
+	const char *cpus = status_value(text, "Cpus_allowed_list");
+	const char *lck = status_value(text, "VmLck");
+
+	*locked_kb = lck ? strtoul(lck, NULL, 10) : 0;
+	if (!cpus)
+		return -EINVAL;
+	return calvin_cpumask_parse_list(cpus, allowed);
+}
+
+const char *calvin_sched_policy_name(unsigned int policy)
+{
+	static const char *const names[] = {
+		"other", "fifo", "rr", "batch", "?", "idle", "deadline"
+	};
+
+	return policy < sizeof(names) / sizeof(names[0]) ? names[policy] : "?";
+}
+
+static void print_json(FILE *f, const struct calvin_vnf_placement *p, const char *cpus)
+{
+	fprintf(f, "{\"name\":\"%s\",\"pid\":%d,", p->name, p->pid);
+	if (!p->pid) {
+		fprintf(f, "\"running\":false}");
+		return;
+	}
+	fprintf(f,
+		"\"running\":true,\"cpus_allowed\":\"%s\",\"last_cpu\":%d,\"policy\":\"%s\","
+		"\"priority\":%u,\"cpuset\":\"%s\",\"locked_kb\":%lu,\"isolated\":%s",
+		cpus, p->last_cpu, calvin_sched_policy_name(p->policy), p->priority, p->cpuset,
+		p->locked_kb, p->isolated_by ? "true" : "false");
+	if (p->isolated_by)
+		fprintf(f, ",\"isolated_by\":\"%s\"", p->isolated_by);
+	fprintf(f, "}");
+}
+
+void calvin_placement_print(FILE *f, bool json, const struct calvin_vnf_placement *p)
+{
+	char cpus[CALVIN_CPUS_TEXT_MAX];
+
+	if (!calvin_cpumask_list(&p->allowed, cpus, sizeof(cpus)))
+		strcpy(cpus, "?");
+	if (json) {
+		print_json(f, p, cpus);
+		return;
+	}
+	fprintf(f, "  %-12s ", p->name);
+	if (!p->pid) {
+		fprintf(f, "not running\n");
+		return;
+	}
+	fprintf(f, "pid %d  cpus %s  last ran on %d  %s", p->pid, cpus, p->last_cpu,
+		calvin_sched_policy_name(p->policy));
+	if (p->policy == 1 || p->policy == 2)
+		fprintf(f, " %u", p->priority);
+	fprintf(f, "  cpuset %s  ", p->cpuset);
+	if (p->isolated_by)
+		fprintf(f, "isolated (%s)", p->isolated_by);
+	else
+		fprintf(f, "not isolated");
+	if (p->locked_kb)
+		fprintf(f, "  locked %lu kB", p->locked_kb);
+	fprintf(f, "\n");
+}
