@@ -32,14 +32,16 @@ static void test_list(void **unused)
 
 static void test_list_bad(void **unused)
 {
-	static const char *const bad[] = { "3-1", "1,,2", "x",	"1024", "-1",	 "+1",
-					   " 1",  "1,",	  "1-", ",1",	"0-1024" };
+	static const char *const bad[] = { "3-1", "1,,2", "x", "-1", "+1", " 1", "1,", "1-", ",1" };
 	struct calvin_cpumask m;
 	char small[4];
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(calvin_cpumask_parse_list(bad[i], &m), -EINVAL);
+	/* CPUs beyond the bound are out of range, not malformed */
+	assert_int_equal(calvin_cpumask_parse_list("1024", &m), -ERANGE);
+	assert_int_equal(calvin_cpumask_parse_list("0-1024", &m), -ERANGE);
 	/* a list that does not fit is NULL, never cut */
 	assert_int_equal(calvin_cpumask_parse_list("100,200", &m), 0);
 	assert_null(calvin_cpumask_list(&m, small, sizeof(small)));

@@ -37,7 +37,7 @@ static bool numa_only(const struct planner *pl, unsigned int vnf)
 void plan_why_not(const struct planner *pl, unsigned int vnf, enum calvin_grant g, char *buf,
 		  size_t len)
 {
-	char list[64];
+	char list[CALVIN_CPUS_TEXT_MAX];
 	struct calvin_cpumask iso;
 
 	buf[0] = '\0';
@@ -118,7 +118,7 @@ void plan_explain_missing(const struct planner *pl, unsigned int vnf, enum calvi
 	const struct calvin_topology *t = pl->t;
 	unsigned int need = user_vnfs(pl->spec), n;
 	struct calvin_cpumask iso;
-	char list[128];
+	char list[CALVIN_CPUS_TEXT_MAX];
 
 	err[0] = '\0';
 	add(err, errlen, "placement %s needs %u %s core%s; %u online",
@@ -147,7 +147,7 @@ void plan_explain_no_housekeeping(const struct planner *pl, char *err, size_t er
 	const struct calvin_topology *t = pl->t;
 	struct calvin_cpumask s;
 	unsigned int n = 0;
-	char list[128];
+	char list[CALVIN_CPUS_TEXT_MAX];
 	int c;
 
 	err[0] = '\0';
