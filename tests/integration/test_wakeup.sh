@@ -73,6 +73,7 @@ $CALVIN -j probe -c 1000 $C >"$TMP/p.json" || fail "probe failed"
 [ "$(json_num corrupt <"$TMP/p.json")" = 0 ] || fail "probes came back altered"
 [ "$(json_num path_mismatch <"$TMP/p.json")" = 0 ] || fail "probes missed hops"
 echo "1000 probes back intact"
+[ "$(vnf_stat $C enc sleeps)" -gt 0 ] || fail "enc counts no sleeps: $($CALVIN status $C)"
 
 # a flood through both VNFs (sockperf throughput, no replies)
 $CALVIN exec $C server -- sockperf server -i 10.70.0.2 -p 11111 >/dev/null 2>&1 &
