@@ -49,7 +49,7 @@ DEPS_STAMP := $(B)/.deps-installed
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
 .PHONY: all deps run test test-unit test-bpf test-fuzz test-integration fuzz clean format \
-	bench bench-kernel bench-user install
+	bench bench-kernel bench-user bench-sharing install
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
 
@@ -85,13 +85,18 @@ fuzz: all
 # Benchmarks: side-by-side comparisons in one run, Markdown reports in
 # bench/results/. Not tests: this machine is shared, so they report medians
 # and ratios, and never fail a build.
-bench: bench-kernel bench-user
+bench: bench-kernel bench-user bench-sharing
 
 bench-kernel: all
 	bench/kernel.sh
 
 bench-user: all $(B)/bench/nc_bench $(B)/bench/aead_bench
 	bench/user.sh
+
+# user VNFs sharing a core: busy-polling against waking up (hold the lock:
+# flock /tmp/calvin-net.lock make bench-sharing)
+bench-sharing: all
+	bench/sharing.sh
 
 $(B)/bench/%: bench/%.c $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)

@@ -15,20 +15,8 @@ cd "$(dirname "$0")/.." || exit 1
 B=build
 OUT=bench/results/user-$(date +%Y%m%d-%H%M%S).md
 COUNT=${BENCH_PROBES:-2000}
-TMP=$(mktemp -d /tmp/calvin-bench-user.XXXXXX)
-CHAINS=()
-cleanup() {
-	local c
-	for c in "${CHAINS[@]}"; do $B/calvin down "$c" >/dev/null 2>&1; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-if [ "$(id -u)" != 0 ]; then
-	echo "bench/user.sh: needs root for the live chains (run as root: make bench-user)" >&2
-	exit 2
-fi
-mkdir -p bench/results
+. bench/lib.sh
+bench_live_init user.sh bench-user
 
 # residence p50 and p99 (ns) of VNF NAME, direction fwd, from a -j report
 residence() { # NAME JSON
@@ -42,13 +30,8 @@ live() { # SPEC SIZE VNF...
 	local spec=$1 size=$2 name copy
 	shift 2
 	name=b-$(basename "$spec" .yaml | sed 's/^tactile-//')
-	copy=$TMP/$name.yaml
-	sed "s/^name: .*/name: $name/" "$spec" >"$copy"
-	CHAINS+=("$name")
-	# key files are looked up beside the spec: a fresh one for the run
-	grep -o 'key-file: *[^ #]*' "$copy" | head -n 1 | sed 's/key-file: *//' | while read -r k; do
-		[ -e "$TMP/$k" ] || $B/calvin keygen "$TMP/$k" >/dev/null
-	done
+	bench_spec "$spec" "$name"
+	copy=$BENCH_SPEC
 	if ! $B/calvin -j run -c "$COUNT" -s "$size" "$copy" >"$TMP/$name-$size.json" 2>"$TMP/err"; then
 		echo "(failed: $(tail -n 1 "$TMP/err"))"
 		return
