@@ -126,6 +126,39 @@ static void test_shared_and_single_cpu(void **unused)
 	assert_true(p.shared);
 }
 
+/* Under libvirt every VM takes a core, kernel VNFs' included; VNFs that
+ * share a node share its VM's core. */
+static void test_libvirt_vms(void **unused)
+{
+	static struct calvin_chain_spec s;
+	static struct calvin_topology t;
+	struct calvin_plan p;
+	char err[256];
+
+	host(&t, 4, "");
+	chain(&s, 3, 0x4, CALVIN_PLACE_PINNED, false); /* kernel, kernel, user */
+	s.backend = CALVIN_BACKEND_LIBVIRT;
+	strcpy(s.vnfs[0].name, "a");
+	strcpy(s.vnfs[1].name, "b");
+	strcpy(s.vnfs[1].node, "a"); /* b runs in a's VM */
+	strcpy(s.vnfs[2].name, "c");
+	assert_int_equal(calvin_plan_make(&s, &t, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.housekeeping, 0);
+	assert_int_equal(p.vnf_cpu[0], 3);
+	assert_int_equal(p.vnf_cpu[1], 3);
+	assert_int_equal(p.vnf_cpu[2], 2);
+	assert_false(p.shared);
+
+	host(&t, 2, "");
+	assert_int_equal(calvin_plan_make(&s, &t, &p, err, sizeof(err)), -ENOSPC);
+	assert_non_null(strstr(err, "needs 2 cores for VMs besides housekeeping CPU 0"));
+	s.allow_sharing = true;
+	assert_int_equal(calvin_plan_make(&s, &t, &p, err, sizeof(err)), 0);
+	assert_true(p.shared);
+	assert_int_equal(p.vnf_cpu[0], 1);
+	assert_int_equal(p.vnf_cpu[2], 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_not_enough_cores),
 		cmocka_unit_test(test_isolated),
 		cmocka_unit_test(test_shared_and_single_cpu),
+		cmocka_unit_test(test_libvirt_vms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

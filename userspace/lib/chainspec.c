@@ -210,8 +210,13 @@ static const struct spec_key chain_keys[] = {
      .type = KEY_SECTION,
      .off = offsetof(struct calvin_chain_spec, probe),
      .keys = probe_keys},
+    {.name = "libvirt",
+     .type = KEY_SECTION,
+     .off = offsetof(struct calvin_chain_spec, libvirt),
+     .keys = calvin_libvirt_keys},
     {NULL},
 };
+#define CHAIN_KEY_LIBVIRT 8
 
 /* libyaml's reader errors carry a byte offset, not a mark. */
 static yaml_mark_t mark_at(const char *text, size_t len, size_t offset)
@@ -265,6 +270,8 @@ static void spec_defaults(struct calvin_chain_spec *spec, const char *path)
 	spec->probe.rate = 1000;
 	spec->probe.mode = CALVIN_PROBE_PACED;
 	spec->probe.size = 256;
+	strcpy(spec->libvirt.uri, "qemu:///system");
+	spec->libvirt.memory_mib = 512;
 }
 
 static int walk_chain(struct spec_ctx *c)
@@ -279,6 +286,8 @@ static int walk_chain(struct spec_ctx *c)
 				       "the top level must be a mapping of keys (name, budget, "
 				       "vnfs, ...); start with 'name: CHAIN'");
 	err = calvin_spec_walk_mapping(c, root, "the chain", chain_keys, c->spec, &seen);
+	if (!err)
+		err = calvin_spec_check_libvirt(c, seen.key[CHAIN_KEY_LIBVIRT]);
 	if (err)
 		return err;
 	return calvin_spec_check_names(c);

@@ -28,6 +28,10 @@ const char *const calvin_server_kind_words[] = {[CALVIN_SERVER_ECHO] = "echo",
 					       [CALVIN_SERVER_REFLECT] = "reflect", NULL};
 const char *const calvin_probe_mode_words[] = {
     [CALVIN_PROBE_PACED] = "paced", [CALVIN_PROBE_PINGPONG] = "ping-pong", NULL};
+const char *const calvin_vm_links_words[] = {
+    [CALVIN_LINKS_XDP] = "xdp", [CALVIN_LINKS_BRIDGE] = "bridge", NULL};
+const char *const calvin_accel_words[] = {
+    [CALVIN_ACCEL_AUTO] = "auto", [CALVIN_ACCEL_KVM] = "kvm", [CALVIN_ACCEL_TCG] = "tcg", NULL};
 
 const char *const calvin_acl_action_words[] = {
     [CALVIN_ACL_ALLOW] = "allow", [CALVIN_ACL_DENY] = "deny", NULL};
@@ -110,6 +114,16 @@ const char *calvin_server_kind_name(enum calvin_server_kind k)
 const char *calvin_probe_mode_name(enum calvin_probe_mode m)
 {
 	return word_of(calvin_probe_mode_words, m);
+}
+
+const char *calvin_vm_links_name(enum calvin_vm_links l)
+{
+	return word_of(calvin_vm_links_words, l);
+}
+
+const char *calvin_accel_name(enum calvin_accel a)
+{
+	return word_of(calvin_accel_words, a);
 }
 
 const char *calvin_acl_action_name(enum calvin_acl_action a)

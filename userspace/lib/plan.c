@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "topo.h"
 
 int calvin_cpulist_parse(const char *s, bool set[CALVIN_MAX_CPUS])
 {
@@ -37,12 +38,26 @@ int calvin_cpulist_parse(const char *s, bool set[CALVIN_MAX_CPUS])
 	return 0;
 }
 
-static unsigned int nr_user_vnfs(const struct calvin_chain_spec *spec)
+/* Under libvirt each VM's vCPU 1 needs a core, so the first VNF of each
+ * node takes one and the others on that node run beside it. */
+static bool vm_node_start(const struct calvin_chain_spec *spec, unsigned int i)
+{
+	return spec->backend == CALVIN_BACKEND_LIBVIRT &&
+	       (i == 0 || strcmp(calvin_vnf_node(&spec->vnfs[i]), calvin_vnf_node(&spec->vnfs[i - 1])));
+}
+
+/* User VNFs busy-poll: a core each. */
+static bool needs_core(const struct calvin_chain_spec *spec, unsigned int i)
+{
+	return spec->vnfs[i].space == CALVIN_USER || vm_node_start(spec, i);
+}
+
+static unsigned int nr_needing_cores(const struct calvin_chain_spec *spec)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < spec->nr_vnfs; i++)
-		n += spec->vnfs[i].space == CALVIN_USER;
+		n += needs_core(spec, i);
 	return n;
 }
 
@@ -62,7 +77,7 @@ static unsigned int candidates(const struct calvin_topology *t, int hk, bool wan
 int calvin_plan_make(const struct calvin_chain_spec *spec, const struct calvin_topology *t,
 		     struct calvin_plan *p, char *err, size_t errlen)
 {
-	unsigned int need = nr_user_vnfs(spec), have, i, k = 0;
+	unsigned int need = nr_needing_cores(spec), have, i, k = 0;
 	int cpus[CALVIN_MAX_CPUS], c, online = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -89,12 +104,14 @@ int calvin_plan_make(const struct calvin_chain_spec *spec, const struct calvin_t
 	if (have < need) {
 		if (!spec->allow_sharing) {
 			snprintf(err, errlen,
-				 "placement %s needs %u %score%s for user VNFs besides housekeeping "
+				 "placement %s needs %u %score%s for %s besides housekeeping "
 				 "CPU %d, this host has %u; set 'allow-sharing: true' or "
 				 "'placement: shared'%s",
 				 calvin_placement_name(spec->placement), need,
 				 spec->placement == CALVIN_PLACE_ISOLATED ? "isolated " : "",
-				 need > 1 ? "s" : "", p->housekeeping, have,
+				 need > 1 ? "s" : "",
+				 spec->backend == CALVIN_BACKEND_LIBVIRT ? "VMs" : "user VNFs",
+				 p->housekeeping, have,
 				 spec->placement == CALVIN_PLACE_ISOLATED
 					 ? ", or isolate CPUs (isolcpus= nohz_full= on the kernel "
 					   "command line)"
@@ -111,7 +128,9 @@ int calvin_plan_make(const struct calvin_chain_spec *spec, const struct calvin_t
 		p->shared = true;
 	}
 	for (i = 0; i < spec->nr_vnfs; i++)
-		if (spec->vnfs[i].space == CALVIN_USER)
+		if (needs_core(spec, i))
 			p->vnf_cpu[i] = cpus[k++ % have];
+		else if (spec->backend == CALVIN_BACKEND_LIBVIRT)
+			p->vnf_cpu[i] = p->vnf_cpu[i - 1];
 	return 0;
 }

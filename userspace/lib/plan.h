@@ -4,7 +4,9 @@
  *
  * Only user VNFs get cores of their own: they busy-poll. Kernel VNFs run in
  * the softirq of whichever CPU delivers their packets (on veth, the sender's),
- * so they are placed by where their neighbours run, not pinned. The lowest
+ * so they are placed by where their neighbours run, not pinned; under the
+ * libvirt backend each VM's vCPU 1 runs its VNFs, so every VM takes a core
+ * (its kernel VNFs get that core in vnf_cpu too). The lowest
  * online CPU is kept for housekeeping (probe, controller, interrupts) when
  * the host has more than one. */
 #ifndef CALVIN_LIB_PLAN_H
@@ -27,7 +29,7 @@ struct calvin_topology {
 struct calvin_plan {
 	enum calvin_placement policy;
 	int housekeeping; /* CPU for the probe and the controller */
-	int vnf_cpu[CALVIN_MAX_VNFS]; /* user VNFs: their CPU; -1: not pinned */
+	int vnf_cpu[CALVIN_MAX_VNFS]; /* user VNFs, VMs: their CPU; -1: not pinned */
 	bool shared; /* some user VNFs share a CPU (allow-sharing was needed) */
 };
 
