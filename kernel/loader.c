@@ -220,6 +220,8 @@ int calvin_vnf_set_rodata(struct bpf_object *obj, const struct calvin_xdp_forwar
 					    sizeof(cfg->probe_port));
 	if (!err)
 		err = calvin_bpf_set_rodata(obj, "calvin_last", &last, sizeof(last));
+	if (!err)
+		err = calvin_bpf_set_rodata(obj, "calvin_clock", &cfg->clock, sizeof(cfg->clock));
 	return err;
 }
 

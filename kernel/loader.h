@@ -38,6 +38,9 @@ struct calvin_xdp_forward_cfg {
 	 * their hop record and XDP_PASS to the next. Only meaningful where
 	 * calvin_xdp_dispatcher_available() says 1. */
 	unsigned int node_index, node_count;
+	/* The clock domain the node's hop records carry: 0, the host's
+	 * (CALVIN_CLOCK_HOST_MONO), unless the node is a VM of its own. */
+	uint8_t clock;
 };
 
 /* Every two-port kernel VNF (forward, acl, router, ratelimit, impair) takes
@@ -105,6 +108,11 @@ int calvin_xdp_reflect_attach(const struct calvin_xdp_reflect_cfg *cfg);
 
 /* Attach pass.bpf.o to ifindex (see kernel/pass.bpf.c for why). */
 int calvin_xdp_pass_attach(const char *obj_dir, int ifindex);
+
+/* Link two ports on the host (libvirt backend): attach link.bpf.o to both,
+ * in the current network namespace, so that every frame arriving on one
+ * leaves by the other. Removed with calvin_xdp_detach_all() on each. */
+int calvin_xdp_link_attach(const char *obj_dir, int a_ifindex, int b_ifindex);
 
 /* Can several XDP programs share an interface here (libxdp's dispatcher)?
  * 1 or 0, probed once the way libxdp does (load an extension program,

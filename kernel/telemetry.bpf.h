@@ -37,6 +37,10 @@ _Static_assert(CALVIN_TLM_HOP_LEN % 2 == 0 && CALVIN_TLM_HDR_LEN % 2 == 0 &&
 		   sizeof(struct udphdr) % 2 == 0,
 	       "stamped fields must be whole words of the UDP checksum");
 
+/* The clock domain of this node's bpf_ktime_get_ns(): the host's, or under
+ * the libvirt backend the VM's own (set by the loader before load). */
+const volatile __u8 calvin_clock = CALVIN_CLOCK_HOST_MONO;
+
 /* Where a probe's headers are, once calvin_probe_find() has checked them. */
 struct calvin_probe {
 	struct iphdr *ip;
@@ -178,7 +182,7 @@ static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_
 	__builtin_memcpy(&old, hop, sizeof(old));
 	rec.vnf_id = bpf_htons(vnf_id);
 	rec.space = CALVIN_SPACE_KERNEL;
-	rec.clock = CALVIN_CLOCK_HOST_MONO;
+	rec.clock = calvin_clock;
 	rec.dir = dir;
 	rec.t_in = bpf_cpu_to_be64(t_in);
 	rec.t_out = rec.t_in; /* until calvin_tlm_stamp_out() */
