@@ -9,38 +9,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include "backend.h"
 #include "commands.h"
+#include "dpdk_query.h"
 #include "loader.h"
 #include "util.h"
 
-static const char *const dir_name[] = { "fwd", "rev" };
-
-/* The counters of struct calvin_vnf_stats, by name, for both outputs. */
-#define STAT(f) { #f, offsetof(struct calvin_vnf_stats, f) }
-static const struct {
-	const char *name;
-	size_t off;
-} kstats[] = {
-	STAT(rx_packets),     STAT(rx_bytes),	    STAT(tx_packets),	  STAT(tx_bytes),
-	STAT(probes),	      STAT(drop_malformed), STAT(drop_redirect),  STAT(pass_other),
-	STAT(tlm_overflow),   STAT(drop_acl),	    STAT(drop_no_route),  STAT(drop_route),
-	STAT(drop_ttl),	      STAT(drop_ratelimit), STAT(impair_loss),	  STAT(impair_dup),
-};
-
-static __u64 kstat(const struct calvin_vnf_stats *s, size_t i)
-{
-	return *(const __u64 *)((const char *)s + kstats[i].off);
-}
+static const char *const dir_name[] = {"fwd", "rev"};
 
 /* acl: hits per rule, in rule order, and of the default action. */
 static void acl_hits(const char *pin, const struct calvin_vnf_spec *v)
 {
-	uint64_t hits[CALVIN_ACL_MAX_RULES] = { 0 }, def = 0;
+	uint64_t hits[CALVIN_ACL_MAX_RULES] = {0}, def = 0;
 	unsigned int r;
 
 	if (calvin_xdp_acl_read_hits(pin, hits, v->acl.nr_rules, &def))
@@ -63,19 +44,20 @@ static void kernel_stats(const char *chain, const struct calvin_vnf_spec *v, boo
 {
 	struct calvin_vnf_stats s[CALVIN_NR_DIRS];
 	char pin[256];
-	size_t i;
+	unsigned int i;
 	int d, err;
 
 	vnf_pin_dir(pin, sizeof(pin), chain, v->name);
 	err = calvin_xdp_read_stats(pin, s);
 	if (calvin_json) {
-		printf("%s{\"name\":\"%s\",\"kind\":\"%s\",\"space\":\"kernel\"",
-		       first ? "" : ",", v->name, calvin_vnf_kind_name(v->kind));
+		printf("%s{\"name\":\"%s\",\"kind\":\"%s\",\"space\":\"kernel\"", first ? "" : ",",
+		       v->name, calvin_vnf_kind_name(v->kind));
 		for (d = 0; !err && d < CALVIN_NR_DIRS; d++) {
 			printf(",\"%s\":{", dir_name[d]);
-			for (i = 0; i < sizeof(kstats) / sizeof(kstats[0]); i++)
-				printf("%s\"%s\":%llu", i ? "," : "", kstats[i].name,
-				       (unsigned long long)kstat(&s[d], i));
+			for (i = 0; i < calvin_xdp_nr_stat_fields; i++)
+				printf("%s\"%s\":%llu", i ? "," : "",
+				       calvin_xdp_stat_fields[i].name,
+				       (unsigned long long)calvin_xdp_stat(&s[d], i));
 			printf("}");
 		}
 		if (!err && v->kind == CALVIN_VNF_ACL)
@@ -90,40 +72,14 @@ static void kernel_stats(const char *chain, const struct calvin_vnf_spec *v, boo
 	for (d = 0; d < CALVIN_NR_DIRS; d++) {
 		printf("  %-12s kernel  %s ", d ? "" : v->name, dir_name[d]);
 		/* the first four always, the rest when they happened */
-		for (i = 0; i < sizeof(kstats) / sizeof(kstats[0]); i++)
-			if (i < 4 || kstat(&s[d], i))
-				printf(" %s %llu", kstats[i].name,
-				       (unsigned long long)kstat(&s[d], i));
+		for (i = 0; i < calvin_xdp_nr_stat_fields; i++)
+			if (i < 4 || calvin_xdp_stat(&s[d], i))
+				printf(" %s %llu", calvin_xdp_stat_fields[i].name,
+				       (unsigned long long)calvin_xdp_stat(&s[d], i));
 		printf("\n");
 	}
 	if (v->kind == CALVIN_VNF_ACL)
 		acl_hits(pin, v);
-}
-
-/* Ask a DPDK process's telemetry socket one command; reply in buf. */
-static int dpdk_query(const char *prefix, const char *cmd, char *buf, size_t len)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	ssize_t n;
-	int fd, err = 0;
-
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "/var/run/dpdk/%.60s/dpdk_telemetry.v2", prefix);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    read(fd, buf, len - 1) < 0 /* greeting */ || write(fd, cmd, strlen(cmd)) < 0) {
-		err = -errno;
-		goto out;
-	}
-	n = read(fd, buf, len - 1);
-	if (n <= 0)
-		err = n < 0 ? -errno : -EPROTO;
-	else
-		buf[n] = '\0';
-out:
-	close(fd);
-	return err;
 }
 
 /* The VNF answers a flat JSON dict of counters inside {"/calvin/stats": };
