@@ -21,6 +21,7 @@
 
 struct calvin_acl_spec; /* userspace/lib/chainspec.h */
 struct calvin_router_spec;
+struct calvin_vnf_spec;
 
 struct calvin_xdp_forward_cfg {
 	const char *obj_dir; /* directory holding forward.bpf.o etc. (build/kernel) */
@@ -136,5 +137,16 @@ int calvin_xdp_detach_all(int ifindex);
 /* Sum the per-CPU stats pinned under pin_dir, per direction
  * (out[CALVIN_DIR_FWD], out[CALVIN_DIR_REV]). */
 int calvin_xdp_read_stats(const char *pin_dir, struct calvin_vnf_stats out[2]);
+
+/* The counters of struct calvin_vnf_stats by name, in the order status
+ * shows them; the first four are always shown, the rest when not 0. */
+struct calvin_xdp_stat_field {
+	const char *name;
+	unsigned int offset; /* of its __u64 in struct calvin_vnf_stats */
+};
+extern const struct calvin_xdp_stat_field calvin_xdp_stat_fields[];
+extern const unsigned int calvin_xdp_nr_stat_fields;
+/* The value of field i of s. */
+uint64_t calvin_xdp_stat(const struct calvin_vnf_stats *s, unsigned int i);
 
 #endif /* CALVIN_LOADER_H */
