@@ -13,7 +13,8 @@ B := build
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libcmocka-dev \
 	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps \
-	qemu-system-x86 busybox-static cpio zstd kmod
+	qemu-system-x86 busybox-static cpio zstd kmod \
+	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu
 
 CC := gcc
 CLANG := clang
@@ -33,8 +34,9 @@ AGENT_SHARED_SRCS := userspace/agent/channel.c userspace/agent/dpdk_query.c
 AGENT_SRCS := userspace/agent/main.c userspace/agent/vnf.c $(AGENT_SHARED_SRCS)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/%.o)
 AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.o
-CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c) $(LOADER_SRCS) \
-	userspace/agent/dpdk_query.c
+CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
+	userspace/calvin/libvirt/*.c) $(LOADER_SRCS) userspace/agent/dpdk_query.c \
+	userspace/agent/client.c userspace/agent/channel.c
 CALVIN_OBJS := $(CALVIN_SRCS:%.c=$(B)/%.o)
 VNF_SRCS := $(wildcard userspace/vnf/*.c)
 VNF_OBJS := $(VNF_SRCS:%.c=$(B)/%.o)
@@ -120,8 +122,13 @@ $(B)/lib/libcalvin.a: $(LIB_OBJS)
 	@mkdir -p $(@D)
 	ar rcs $@ $^
 
+# libvirt: only the libvirt backend's folder sees its headers, only calvin links it.
+$(B)/userspace/calvin/libvirt/%.o: userspace/calvin/libvirt/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(call pc,--cflags libvirt) -MMD -MP -c $< -o $@
+
 $(B)/calvin: $(CALVIN_OBJS) $(B)/lib/libcalvin.a
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt) $(LIB_LDLIBS)
 
 # DPDK's headers need their own flags; only userspace/vnf/ sees them.
 $(B)/userspace/vnf/%.o: userspace/vnf/%.c

@@ -23,6 +23,7 @@
 #include "kvnf.h"
 #include "loader.h"
 #include "topo.h"
+#include "vm.h"
 #include "vnf_argv.h"
 
 #define VNF_READY_TIMEOUT_MS 120000 /* DPDK's init under TCG is slow */
@@ -136,6 +137,7 @@ static int kernel_start(struct agent *a, char *err, size_t errlen)
 	base.pin_dir = a->pin_dir;
 	base.vnf_id = (uint16_t)a->vnf_id;
 	base.probe_port = (uint16_t)a->spec.probe.port;
+	base.clock = calvin_vnf_clock(&a->spec, a->vnf_id);
 	base.west_ifindex = (int)if_nametoindex(AGENT_WEST);
 	base.east_ifindex = (int)if_nametoindex(AGENT_EAST);
 	memcpy(base.west_peer_mac, a->west_peer, 6);
@@ -394,7 +396,7 @@ int agent_counters(struct agent *a, struct calvin_agent_counters *out, char *err
 	if (v->space == CALVIN_KERNEL)
 		return kernel_counters(a, out, err, errlen);
 	/* the file prefix calvin-vnf gives its EAL */
-	snprintf(prefix, sizeof(prefix), "calvin-%s-%s", a->spec.name, v->name);
+	snprintf(prefix, sizeof(prefix), "calvin-%s.%s", a->spec.name, v->name);
 	e = dpdk_query(prefix, "/calvin/stats", a->telemetry, sizeof(a->telemetry));
 	if (e) {
 		snprintf(err, errlen, "%s: telemetry socket unavailable: %s", v->name,

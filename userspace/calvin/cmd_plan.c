@@ -2,6 +2,7 @@
 /* calvin plan CHAIN.yaml: the CPU placement a deployment would use. */
 #include <stdio.h>
 
+#include "backend.h"
 #include "commands.h"
 #include "util.h"
 
@@ -17,6 +18,7 @@ int cmd_plan(int argc, char **argv)
 {
 	struct calvin_chain_spec spec;
 	struct calvin_plan plan;
+	char line[512];
 	unsigned int i;
 	int rc;
 
@@ -40,7 +42,10 @@ int cmd_plan(int argc, char **argv)
 			print_cpu(plan.vnf_cpu[i], true);
 			printf("}");
 		}
-		printf("]}\n");
+		printf("]");
+		if (backend_describe(&spec, line, sizeof(line)))
+			printf(",\"nodes_note\":\"%s\"", line);
+		printf("}\n");
 		return 0;
 	}
 	printf("chain %s, placement %s%s\n", spec.name, calvin_placement_name(plan.policy),
@@ -48,12 +53,22 @@ int cmd_plan(int argc, char **argv)
 	printf("  %-16s cpu %d (probe, controller)\n", "housekeeping", plan.housekeeping);
 	for (i = 0; i < spec.nr_vnfs; i++) {
 		printf("  %-16s %-7s ", spec.vnfs[i].name, calvin_space_name(spec.vnfs[i].space));
-		if (spec.vnfs[i].space == CALVIN_KERNEL)
-			printf("softirq of the sending CPU (XDP)");
-		else
+		if (spec.backend == CALVIN_BACKEND_LIBVIRT) {
+			/* the VNF runs on its VM's vCPU 1 */
+			printf("VM: vCPU 1 ");
 			print_cpu(plan.vnf_cpu[i], false);
+			printf(", vCPU 0 and emulator ");
+			print_cpu(spec.placement == CALVIN_PLACE_SHARED ? -1 : plan.housekeeping,
+				  false);
+		} else if (spec.vnfs[i].space == CALVIN_KERNEL) {
+			printf("softirq of the sending CPU (XDP)");
+		} else {
+			print_cpu(plan.vnf_cpu[i], false);
+		}
 		printf("\n");
 	}
 	printf("  %-16s kernel  softirq of the sending CPU (XDP)\n", spec.server.name);
+	if (backend_describe(&spec, line, sizeof(line)))
+		printf("  %-16s %s\n", "nodes", line);
 	return 0;
 }

@@ -100,6 +100,7 @@ static int deploy(struct deploy *d, const struct node_backend *be)
 static void print_up(const struct deploy *d)
 {
 	const struct calvin_chain_spec *s = d->spec;
+	char line[512];
 	unsigned int i;
 
 	if (calvin_json) {
@@ -114,6 +115,8 @@ static void print_up(const struct deploy *d)
 		printf(")");
 	}
 	printf(" -> %s\n", s->server.name);
+	if (backend_describe(s, line, sizeof(line)))
+		printf("nodes: %s\n", line);
 }
 
 /* Several kernel VNFs on one node need libxdp's multi-program dispatcher;

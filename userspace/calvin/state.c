@@ -19,6 +19,10 @@ static const char *const kind_word[] = {
 	[ST_PROC] = "proc",
 	[ST_PATH] = "path",
 	[ST_BACKEND] = "backend",
+	[ST_DOMAIN] = "domain",
+	[ST_TAP] = "tap",
+	[ST_BRIDGE] = "bridge",
+	[ST_HOST_XDP] = "hostxdp",
 };
 
 void state_file(char *out, size_t len, const char *chain, const char *suffix)
@@ -91,7 +95,12 @@ static int parse_line(struct state_entry *e, char *line)
 	case ST_NETNS:
 	case ST_PATH:
 	case ST_BACKEND:
+	case ST_TAP:
+	case ST_BRIDGE:
+	case ST_HOST_XDP:
 		return sscanf(line, " %255[^\n]", e->name) == 1 ? 0 : -EINVAL;
+	case ST_DOMAIN:
+		return sscanf(line, "%255s %255s", e->name, e->uri) == 2 ? 0 : -EINVAL;
 	case ST_XDP:
 		return sscanf(line, "%255s %31s", e->name, e->ifname) == 2 ? 0 : -EINVAL;
 	case ST_PROC:
@@ -152,6 +161,9 @@ int state_add(struct chain_state *s, enum state_kind kind, const char *name, con
 		break;
 	case ST_PROC:
 		n = snprintf(line, sizeof(line), "proc %s %d %llu\n", name, (int)pid, start);
+		break;
+	case ST_DOMAIN:
+		n = snprintf(line, sizeof(line), "domain %s %s\n", name, ifname);
 		break;
 	default:
 		n = snprintf(line, sizeof(line), "%s %s\n", kind_word[kind], name);

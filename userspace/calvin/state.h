@@ -8,6 +8,10 @@
  *   proc NETNS PID STARTTIME      a process (a user VNF), identified by its start time
  *   path PATH                     a file or directory to remove (pins, DPDK runtime dir)
  *   backend NAME                  the first entry: which backend made the rest
+ *   domain NAME URI               a libvirt domain (defined, maybe running) at URI
+ *   tap NAME                      a tap device on the host
+ *   bridge NAME                   a Linux bridge on the host
+ *   hostxdp IFNAME                XDP programs on a host interface (a link)
  *
  * The file is /run/calvin/CHAIN.state; its existence means "deployed". */
 #ifndef CALVIN_STATE_H
@@ -24,13 +28,18 @@ enum state_kind {
 	ST_PROC,
 	ST_PATH,
 	ST_BACKEND,
+	ST_DOMAIN,
+	ST_TAP,
+	ST_BRIDGE,
+	ST_HOST_XDP,
 	ST_NR_KINDS,
 };
 
 struct state_entry {
 	enum state_kind kind;
-	char name[256]; /* netns name, or path */
+	char name[256]; /* netns, domain or interface name, or path */
 	char ifname[32]; /* ST_XDP */
+	char uri[256]; /* ST_DOMAIN: the libvirt connection */
 	pid_t pid; /* ST_PROC */
 	unsigned long long start; /* ST_PROC */
 };
@@ -47,7 +56,8 @@ struct chain_state {
 int state_create(struct chain_state *s, const char *chain);
 /* Open and lock an existing journal and read its entries; -ENOENT if none. */
 int state_open(struct chain_state *s, const char *chain);
-/* Append one entry and sync it to disk before returning. */
+/* Append one entry and sync it to disk before returning. ST_DOMAIN takes
+ * the URI as ifname. */
 int state_add(struct chain_state *s, enum state_kind kind, const char *name, const char *ifname,
 	      pid_t pid, unsigned long long start);
 /* Close (and unlock) the journal; with remove, delete it: nothing is left. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "vm.h"
 #include "vnf_argv.h"
 
 struct builder {
@@ -101,6 +102,9 @@ int calvin_vnf_argv_build(struct calvin_vnf_argv *a, const struct calvin_chain_s
 	mac_arg(&b, "--west-peer", site->west_peer);
 	mac_arg(&b, "--east-peer", site->east_peer);
 	argf(&b, "--probe-port", "%u", s->probe.port);
+	/* a VM's VNF stamps the VM's clock domain; on the host, the default */
+	if (calvin_vnf_clock(s, site->vnf_id))
+		argf(&b, "--clock", "%u", calvin_vnf_clock(s, site->vnf_id));
 	transform_args(&b, v, site);
 	if (site->ready_fd >= 0) {
 		snprintf(a->ready_fd, sizeof(a->ready_fd), "%d", site->ready_fd);
