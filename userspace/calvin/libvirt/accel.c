@@ -43,8 +43,9 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Read the guest's console from fd until BOOT_DONE or the deadline. */
-static bool boot_done(int fd, int timeout_ms)
+/* Read the guest's console from fd until BOOT_DONE (1), the deadline (0)
+ * or the end of qemu's output (-1). */
+static int boot_done(int fd, int timeout_ms)
 {
 	long long end = now_ms() + timeout_ms;
 	char buf[65536];
@@ -57,21 +58,22 @@ static bool boot_done(int fd, int timeout_ms)
 			continue;
 		n = read(fd, buf + have, sizeof(buf) - 1 - have);
 		if (n <= 0)
-			return false; /* qemu exited without getting there */
+			return -1; /* qemu exited without getting there */
 		have += (size_t)n;
 		buf[have] = '\0';
 		if (strstr(buf, BOOT_DONE))
-			return true;
+			return 1;
 		if (have > sizeof(buf) / 2) { /* keep the tail, where the marker may straddle */
 			memmove(buf, buf + have - 64, 64);
 			have = 64;
 		}
 	}
-	return false;
+	return 0;
 }
 
-/* Boot kernel under KVM with the serial console on a pipe. */
-static bool kvm_boots(const char *kernel)
+/* Boot kernel under KVM with the serial console on a pipe; see
+ * boot_done() for the result. */
+static int kvm_boots(const char *kernel)
 {
 	const char *argv[] = { EMULATOR,
 			       "-accel",
@@ -93,12 +95,11 @@ static bool kvm_boots(const char *kernel)
 			       "-append",
 			       "console=ttyS0 quiet panic=-1",
 			       NULL };
-	int out[2], status, devnull;
-	bool ok;
+	int out[2], status, devnull, done = -1;
 	pid_t pid;
 
 	if (pipe2(out, O_CLOEXEC) < 0)
-		return false;
+		return -1;
 	pid = fork();
 	if (pid == 0) {
 		devnull = open("/dev/null", O_RDWR);
@@ -109,13 +110,14 @@ static bool kvm_boots(const char *kernel)
 		_exit(127);
 	}
 	close(out[1]);
-	ok = pid > 0 && boot_done(out[0], KVM_BOOT_MS);
+	if (pid > 0)
+		done = boot_done(out[0], KVM_BOOT_MS);
 	close(out[0]);
 	if (pid > 0) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 	}
-	return ok;
+	return done;
 }
 
 /* Decide, with a line saying why. */
@@ -127,15 +129,21 @@ static bool probe_kvm(const char *kernel, char *why, size_t len)
 		snprintf(why, len, "/dev/kvm is missing or not usable");
 		return false;
 	}
-	if (kvm_boots(kernel)) {
+	switch (kvm_boots(kernel)) {
+	case 1:
 		snprintf(why, len, "a test boot under KVM finished in %lld ms", now_ms() - t0);
 		return true;
+	case 0:
+		snprintf(why, len,
+			 "a test boot under KVM printed no finished boot on the serial console "
+			 "within %d s",
+			 KVM_BOOT_MS / 1000);
+		return false;
+	default:
+		snprintf(why, len,
+			 "qemu -accel kvm -cpu host exited before the guest finished booting");
+		return false;
 	}
-	snprintf(why, len,
-		 "a test boot under KVM printed no finished boot on the serial console "
-		 "within %d s",
-		 KVM_BOOT_MS / 1000);
-	return false;
 }
 
 /* Cache: "kvm" or "tcg" on the first line, why on the second. */
