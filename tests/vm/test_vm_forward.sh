@@ -6,12 +6,7 @@
 # itself off when asked.
 . "$(dirname "$0")/lib.sh"
 require_qemu
-trap vm_cleanup EXIT
-WEST_PEER=02:00:00:00:01:01 EAST_PEER=02:00:00:00:02:02
-
-start=$(date +%s%N)
-KERNEL_ARGS="isolcpus=1 nohz_full=1 irqaffinity=0" vm_boot
-echo "booted to the agent in $((($(date +%s%N) - start) / 1000000)) ms (TCG)"
+KERNEL_ARGS=$ISOLATION vm_boot
 grep -q '^calvin-vm: cpu isolation: isolcpus=1 nohz_full=1 irqaffinity=0' "$TMP/console.log" ||
 	fail "init did not log the CPU isolation parameters"
 

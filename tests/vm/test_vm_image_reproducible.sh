@@ -2,7 +2,6 @@
 # The guest image is reproducible: two builds from the same inputs into
 # two different directories give the same bytes.
 . "$(dirname "$0")/lib.sh"
-trap vm_cleanup EXIT
 command -v busybox >/dev/null && command -v cpio >/dev/null && command -v zstd >/dev/null ||
 	skip "busybox-static, cpio or zstd not installed (make deps installs them)"
 [ -x build/calvin-agent ] || fail "build/calvin-agent missing: run make first"

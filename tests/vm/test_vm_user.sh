@@ -4,11 +4,7 @@
 # go through, and status carries its DPDK telemetry counters.
 . "$(dirname "$0")/lib.sh"
 require_qemu
-trap vm_cleanup EXIT
-WEST_PEER=02:00:00:00:01:01 EAST_PEER=02:00:00:00:02:02
-start=$(date +%s%N)
-KERNEL_ARGS="isolcpus=1 nohz_full=1 irqaffinity=0" vm_boot
-echo "booted to the agent in $((($(date +%s%N) - start) / 1000000)) ms (TCG)"
+KERNEL_ARGS=$ISOLATION vm_boot
 
 agent configure chains/tactile-fwd.yaml fwd-u 1 $WEST_PEER $EAST_PEER || fail "configure failed"
 start=$(date +%s%N)
