@@ -21,6 +21,7 @@ agent start 2>"$TMP/err" && fail "start before configure succeeded"
 
 agent configure chains/tactile-fwd.yaml fwd-k 1 $WEST_PEER $EAST_PEER || fail "configure failed"
 agent start || fail "start failed"
+grep -q "could not move the NICs' interrupts" "$TMP/console.log" && fail "NIC interrupts not moved to the VNF's vCPU"
 [ "$(counter fwd.rx_packets)" = 0 ] || fail "counters do not start at 0"
 agent configure chains/tactile-fwd.yaml fwd-k 1 $WEST_PEER $EAST_PEER 2>"$TMP/err" && fail "configure while running succeeded"
 grep -q 'stop it before configuring again' "$TMP/err" || fail "configure while running: $(cat "$TMP/err")"
