@@ -20,7 +20,7 @@ case $flavour in cloud | rt) ;; *) die "KERNEL=$flavour: expected cloud or rt" ;
 for f in calvin-agent calvin-vnf kernel/forward.bpf.o; do
 	[ -e "$build/$f" ] || die "$build/$f missing: run make build first"
 done
-for t in busybox cpio zstd depmod modprobe; do
+for t in busybox cpio zstd depmod modprobe llvm-strip; do
 	command -v $t >/dev/null || die "$t not found: run make deps (busybox-static, cpio, zstd, kmod)"
 done
 
@@ -44,8 +44,10 @@ depmod -b "$kdir" "$kver"
 root=$out/root
 rm -rf "$root" && mkdir -p "$root"/{proc,sys,dev,run,tmp,etc,usr/bin,usr/sbin,usr/lib/calvin/kernel,usr/lib64}
 for d in bin sbin lib lib64; do
-	case $d in bin | sbin | lib64) ln -s usr/$d "$root/$d" ;; lib) ln -s usr/lib "$root/lib" ;; esac
+	ln -s usr/$d "$root/$d"
 done
+# DPDK keeps its runtime directory (and telemetry socket) in /var/run/dpdk
+mkdir -p "$root/var" && ln -s ../run "$root/var/run"
 
 # 2. Modules, dependencies first. The cloud kernel builds these as modules
 # (virtio core, PCI transport, net, console, rng, ptp_kvm); uio_pci_generic
@@ -90,6 +92,8 @@ libs_of() { ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { p
 cp "$build/calvin-agent" "$build/calvin-vnf" "$root/usr/lib/calvin/"
 strip --strip-unneeded "$root/usr/lib/calvin/calvin-agent" "$root/usr/lib/calvin/calvin-vnf"
 cp "$build"/kernel/*.bpf.o "$root/usr/lib/calvin/kernel/"
+# DWARF names the build directory; BTF, which libbpf needs, stays.
+llvm-strip -g "$root"/usr/lib/calvin/kernel/*.bpf.o
 objs=("$build/calvin-agent" "$build/calvin-vnf")
 for d in bus_pci bus_vdev mempool_ring net_af_xdp net_af_packet net_virtio; do
 	copy_path "$pmds/librte_$d.so.23.0"
@@ -115,12 +119,14 @@ install -m 0755 "$here/init" "$root/init"
 } | paste -sd' ' >"$root/etc/calvin-image"
 
 # 6. Normalise and pack: owners 0, modes by kind, one time for all, sorted.
+# "." is packed too: it sets the mode of the guest's / (DPDK's EAL refuses
+# to load drivers from under a world-writable directory).
 epoch=${SOURCE_DATE_EPOCH:-0}
 find "$root" -type d -exec chmod 0755 {} +
 find "$root" -type f -perm -u+x -exec chmod 0755 {} +
 find "$root" -type f ! -perm -u+x -exec chmod 0644 {} +
 chmod 1777 "$root/tmp"
 find "$root" -exec touch -h -d "@$epoch" {} +
-(cd "$root" && find . -mindepth 1 | sort | cpio --quiet -o -H newc -R 0:0 --reproducible) |
+(cd "$root" && find . | sort | cpio --quiet -o -H newc -R 0:0 --reproducible) |
 	zstd -q -19 -T1 -f -o "$out/initramfs.img"
 cp "$root/etc/calvin-image" "$out/manifest"

@@ -10,10 +10,16 @@ AGENTCTL=build/tests/tools/agentctl
 VMWIRE=build/tests/tools/vmwire
 WEST_MAC=52:54:00:ca:00:01
 EAST_MAC=52:54:00:ca:00:02
+# the far ends of the VNF's links, as the host would configure them
+WEST_PEER=02:00:00:00:01:01
+EAST_PEER=02:00:00:00:02:02
+# the domain's CPU isolation for the VNF's vCPU 1
+ISOLATION="isolcpus=1 nohz_full=1 irqaffinity=0"
 # UDP ports of the NICs: the host's end and qemu's end of each
 BASE=$((20000 + $$ % 20000))
 W_HOST=$BASE W_QEMU=$((BASE + 1)) E_HOST=$((BASE + 2)) E_QEMU=$((BASE + 3))
 QEMU_PID=
+trap vm_cleanup EXIT
 
 skip() { echo "$*"; exit 77; }
 fail() { echo "FAIL: $*"; [ -f "$TMP/console.log" ] && sed 's/^/console: /' "$TMP/console.log" | tail -n 30; exit 1; }
@@ -30,7 +36,7 @@ require_qemu() {
 # Boot the image under TCG; returns once the guest's init says the agent
 # is up. KERNEL_ARGS adds to the kernel command line.
 vm_boot() {
-	local i
+	local i start=$(date +%s%N)
 	qemu-system-x86_64 -accel tcg -cpu max -m 512 -smp 2 -nodefaults -display none -no-reboot \
 		-kernel "$IMG/vmlinuz" -initrd "$IMG/initramfs.img" \
 		-append "console=ttyS0 quiet panic=-1 ${KERNEL_ARGS:-}" \
@@ -45,7 +51,10 @@ vm_boot() {
 		>"$TMP/qemu.log" 2>&1 &
 	QEMU_PID=$!
 	for i in $(seq 1200); do
-		grep -q '^calvin-vm: agent up' "$TMP/console.log" 2>/dev/null && return 0
+		if grep -q '^calvin-vm: agent up' "$TMP/console.log" 2>/dev/null; then
+			echo "booted to the agent in $((($(date +%s%N) - start) / 1000000)) ms (TCG)"
+			return 0
+		fi
 		kill -0 $QEMU_PID 2>/dev/null || { cat "$TMP/qemu.log"; fail "qemu exited during boot"; }
 		sleep 0.1
 	done

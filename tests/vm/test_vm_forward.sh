@@ -6,12 +6,7 @@
 # itself off when asked.
 . "$(dirname "$0")/lib.sh"
 require_qemu
-trap vm_cleanup EXIT
-WEST_PEER=02:00:00:00:01:01 EAST_PEER=02:00:00:00:02:02
-
-start=$(date +%s%N)
-KERNEL_ARGS="isolcpus=1 nohz_full=1 irqaffinity=0" vm_boot
-echo "booted to the agent in $((($(date +%s%N) - start) / 1000000)) ms (TCG)"
+KERNEL_ARGS=$ISOLATION vm_boot
 grep -q '^calvin-vm: cpu isolation: isolcpus=1 nohz_full=1 irqaffinity=0' "$TMP/console.log" ||
 	fail "init did not log the CPU isolation parameters"
 
@@ -26,6 +21,7 @@ agent start 2>"$TMP/err" && fail "start before configure succeeded"
 
 agent configure chains/tactile-fwd.yaml fwd-k 1 $WEST_PEER $EAST_PEER || fail "configure failed"
 agent start || fail "start failed"
+grep -q "could not move the NICs' interrupts" "$TMP/console.log" && fail "NIC interrupts not moved to the VNF's vCPU"
 [ "$(counter fwd.rx_packets)" = 0 ] || fail "counters do not start at 0"
 agent configure chains/tactile-fwd.yaml fwd-k 1 $WEST_PEER $EAST_PEER 2>"$TMP/err" && fail "configure while running succeeded"
 grep -q 'stop it before configuring again' "$TMP/err" || fail "configure while running: $(cat "$TMP/err")"

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <net/if.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -171,6 +172,20 @@ static int wait_ready(int fd)
 	return n >= 5 && !strncmp(buf, "ready", 5) ? 0 : -ECHILD;
 }
 
+/* Let the calling process run on cpu (-1: on every online CPU). */
+static void allow_cpu(int cpu)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN), i;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < n && i < CPU_SETSIZE; i++)
+		if (cpu < 0 || i == cpu)
+			CPU_SET(i, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		fprintf(stderr, AGENT_PROG ": cannot run on CPU %d: %s\n", cpu, strerror(errno));
+}
+
 static int user_start(struct agent *a, char *err, size_t errlen)
 {
 	const struct calvin_vnf_spec *v = &a->spec.vnfs[a->vnf_id];
@@ -205,6 +220,8 @@ static int user_start(struct agent *a, char *err, size_t errlen)
 	}
 	if (pid == 0) {
 		close(ready[0]);
+		/* isolcpus= keeps the vCPU out of init's affinity, which we inherit */
+		allow_cpu(a->cpu);
 		execv(bin, args.argv);
 		fprintf(stderr, AGENT_PROG ": cannot run %s: %s\n", bin, strerror(errno));
 		_exit(127);
