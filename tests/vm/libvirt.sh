@@ -41,7 +41,8 @@ spec_copy() { # FILE NAME [KEY VALUE]...
 # The host interfaces a deployment journals (taps, bridges, veth ends with
 # XDP), to check after down that none is left.
 journalled_ifs() { # CHAIN
-	awk '$1 == "tap" || $1 == "bridge" || $1 == "hostxdp" { print $2 }' "/run/calvin/$1.state" |
+	awk '$1 == "tap" || $1 == "bridge" || $1 == "hostxdp" || $1 == "veth" { print $2 }' \
+		"/run/calvin/$1.state" |
 		sort -u
 }
 

@@ -23,6 +23,7 @@ static const char *const kind_word[] = {
 	[ST_TAP] = "tap",
 	[ST_BRIDGE] = "bridge",
 	[ST_HOST_XDP] = "hostxdp",
+	[ST_VETH] = "veth",
 };
 
 void state_file(char *out, size_t len, const char *chain, const char *suffix)
@@ -98,6 +99,7 @@ static int parse_line(struct state_entry *e, char *line)
 	case ST_TAP:
 	case ST_BRIDGE:
 	case ST_HOST_XDP:
+	case ST_VETH:
 		return sscanf(line, " %255[^\n]", e->name) == 1 ? 0 : -EINVAL;
 	case ST_DOMAIN:
 		return sscanf(line, "%255s %255s", e->name, e->uri) == 2 ? 0 : -EINVAL;

@@ -11,6 +11,7 @@
  *   domain NAME URI               a libvirt domain (defined, maybe running) at URI
  *   tap NAME                      a tap device on the host
  *   bridge NAME                   a Linux bridge on the host
+ *   veth NAME                     the host end of a veth pair (a link to a namespace)
  *   hostxdp IFNAME                XDP programs on a host interface (a link)
  *
  * The file is /run/calvin/CHAIN.state; its existence means "deployed". */
@@ -32,6 +33,7 @@ enum state_kind {
 	ST_TAP,
 	ST_BRIDGE,
 	ST_HOST_XDP,
+	ST_VETH,
 	ST_NR_KINDS,
 };
 

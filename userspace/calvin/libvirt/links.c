@@ -62,9 +62,10 @@ int lv_tap_create(struct deploy *d, unsigned int node, enum calvin_side side)
 }
 
 /* The probe's east or the server's west, a veth made straight into the
- * endpoint's namespace: deleting the namespace deletes the pair, so only
- * the namespace is journalled. Its MAC is fixed, so VNFs in VMs know it
- * from the spec alone. */
+ * endpoint's namespace. Deleting the namespace deletes the pair too, but
+ * only some time after (the namespace is cleaned up in the background),
+ * so down deletes the host end itself. Its MAC is fixed, so VNFs in VMs
+ * know it from the spec alone. */
 static int endpoint_veth(struct deploy *d, unsigned int node)
 {
 	enum calvin_side side = node == 0 ? CALVIN_EAST : CALVIN_WEST;
@@ -78,6 +79,9 @@ static int endpoint_veth(struct deploy *d, unsigned int node)
 		return err;
 	if (host_if_exists(host))
 		return refuse_existing(d, "interface", host);
+	err = state_add(d->state, ST_VETH, host, NULL, 0, 0);
+	if (err)
+		return err;
 	node_netns(ns, sizeof(ns), d->spec->name, d->nodes[node].name);
 	calvin_vm_mac(mac, d->spec->name, node, side);
 	mac_str(mac, macs);
@@ -151,8 +155,8 @@ int lv_link_create(struct deploy *d, unsigned int a, unsigned int b)
 	return link_xdp(d, pa, pb);
 }
 
-/* XDP programs first (through libxdp, so its pins go too), then bridges,
- * then taps; whatever is gone already is done. */
+/* XDP programs first (through libxdp, so its pins go too), then taps,
+ * bridges and veths; whatever is gone already is done. */
 int lv_links_destroy(struct chain_state *s)
 {
 	unsigned int i;
@@ -169,7 +173,8 @@ int lv_links_destroy(struct chain_state *s)
 		}
 	}
 	for (i = 0; i < s->nr; i++)
-		if ((s->e[i].kind == ST_BRIDGE || s->e[i].kind == ST_TAP) &&
+		if ((s->e[i].kind == ST_BRIDGE || s->e[i].kind == ST_TAP ||
+		     s->e[i].kind == ST_VETH) &&
 		    host_if_exists(s->e[i].name) && RUN("ip", "link", "delete", s->e[i].name))
 			err = -EIO;
 	return err;
