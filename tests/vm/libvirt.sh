@@ -32,7 +32,11 @@ spec_copy() { # FILE NAME [KEY VALUE]...
 	sed "s/^name: .*/name: $2/" "$src" >"$out"
 	shift 2
 	while [ $# -ge 2 ]; do
-		sed -i "s|^  $1: .*|  $1: $2|" "$out"
+		if grep -q "^  $1:" "$out"; then
+			sed -i "s|^  $1: .*|  $1: $2|" "$out"
+		else
+			sed -i "s|^libvirt:.*|&\n  $1: $2|" "$out"
+		fi
 		shift 2
 	done
 	echo "$out"
