@@ -111,6 +111,24 @@ static int link_xdp(struct deploy *d, const char *a, const char *b)
 	return err;
 }
 
+/* A veth end takes the frames its peer sends by XDP_TX (the server's
+ * reflector) only if it has an XDP program itself: on a bridge port, the
+ * pass program, which hands every frame to the bridge. */
+static int bridge_port_xdp(struct deploy *d, const char *port)
+{
+	char obj_dir[PATH_MAX];
+	int err;
+
+	err = state_add(d->state, ST_HOST_XDP, port, NULL, 0, 0);
+	if (err)
+		return err;
+	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
+	err = calvin_xdp_pass_attach(obj_dir, (int)if_nametoindex(port));
+	if (err)
+		calvin_err("Failed to attach XDP pass program to %s: %s", port, strerror(-err));
+	return err;
+}
+
 /* A bridge of two ports: no STP, no forwarding delay, so it forwards from
  * the first frame. */
 static int link_bridge(struct deploy *d, unsigned int node, const char *a, const char *b,
@@ -150,9 +168,13 @@ int lv_link_create(struct deploy *d, unsigned int a, unsigned int b)
 		err = lv_port_name(d, b, CALVIN_WEST, pb);
 	if (err)
 		return err;
-	if (d->spec->libvirt.links == CALVIN_LINKS_BRIDGE)
-		return link_bridge(d, a, pa, pb, port_mtu(d, a, CALVIN_EAST));
-	return link_xdp(d, pa, pb);
+	if (d->spec->libvirt.links != CALVIN_LINKS_BRIDGE)
+		return link_xdp(d, pa, pb);
+	if (a == 0)
+		err = bridge_port_xdp(d, pa);
+	if (!err && b + 1 == d->nr_nodes)
+		err = bridge_port_xdp(d, pb);
+	return err ? err : link_bridge(d, a, pa, pb, port_mtu(d, a, CALVIN_EAST));
 }
 
 /* XDP programs first (through libxdp, so its pins go too), then taps,
