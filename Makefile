@@ -14,19 +14,31 @@ B := build
 # Debian 12 packages the build, the tests and the run need.
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libcmocka-dev \
-	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox
+	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox \
+	qemu-system-x86 busybox-static cpio zstd kmod \
+	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu
 
 CC := gcc
 CLANG := clang
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes -Wshadow
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude -Iuserspace/lib -Ikernel -Iuserspace/calvin
+CFLAGS += -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude -Iuserspace/lib -Ikernel -Iuserspace/calvin \
+	-Iuserspace/agent
 BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -Iinclude -Ikernel \
 	-I/usr/include/$(shell gcc -dumpmachine)
 
 LIB_SRCS := $(wildcard userspace/lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
-CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c userspace/calvin/isolate/*.c) $(filter-out %.bpf.c,$(wildcard kernel/*.c))
+LOADER_SRCS := $(filter-out %.bpf.c,$(wildcard kernel/*.c))
+# userspace/agent/: the guest agent, and the pieces the host shares with it
+# (the framed channel, the host's client, the DPDK telemetry query).
+AGENT_SHARED_SRCS := userspace/agent/channel.c userspace/agent/dpdk_query.c
+AGENT_SRCS := userspace/agent/main.c userspace/agent/vnf.c $(AGENT_SHARED_SRCS)
+AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/%.o)
+AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.o
+CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
+	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c) $(LOADER_SRCS) \
+	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c
 CALVIN_OBJS := $(CALVIN_SRCS:%.c=$(B)/%.o)
 VNF_SRCS := $(wildcard userspace/vnf/*.c)
 VNF_OBJS := $(VNF_SRCS:%.c=$(B)/%.o)
@@ -48,14 +60,14 @@ DEPS_STAMP := $(B)/.deps-installed
 # Package flags are read only after the packages are there.
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
-.PHONY: all deps run test test-unit test-bpf test-fuzz test-integration fuzz clean format \
-	bench bench-kernel bench-user bench-sharing install
+.PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm fuzz clean \
+	format bench bench-kernel bench-user bench-sharing install vm-image vm-binaries
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
 
 .PHONY: build
-build: $(B)/calvin $(B)/calvin-vnf $(BPF_OBJS) $(UNIT_BINS) $(BPFTEST_BINS) $(FUZZ_BINS) \
-	$(TOOL_BINS)
+build: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-agent $(BPF_OBJS) $(UNIT_BINS) $(BPFTEST_BINS) \
+	$(FUZZ_BINS) $(TOOL_BINS)
 
 # Installs only what is missing; apt-get update runs once, only if needed.
 deps: $(DEPS_STAMP)
@@ -76,11 +88,18 @@ run: all
 test: all
 	tests/run
 
-test-unit test-bpf test-fuzz test-integration: all
+test-unit test-bpf test-fuzz test-integration test-vm: all
 	tests/run $(@:test-%=%)
 
 fuzz: all
 	tests/fuzz/run-long
+
+# The VNF guest (vm-images/): Debian's kernel and an initramfs with what
+# the guest runs. KERNEL=rt for the PREEMPT_RT kernel.
+vm-binaries: $(B)/calvin-agent $(B)/calvin-vnf $(BPF_OBJS)
+
+vm-image: all
+	$(MAKE) -C vm-images
 
 # Benchmarks: side-by-side comparisons in one run, Markdown reports in
 # bench/results/. Not tests: this machine is shared, so they report medians
@@ -110,13 +129,27 @@ $(B)/lib/libcalvin.a: $(LIB_OBJS)
 	@mkdir -p $(@D)
 	ar rcs $@ $^
 
+# libvirt: only the libvirt backend's folder sees its headers, only calvin links it.
+$(B)/userspace/calvin/libvirt/%.o: userspace/calvin/libvirt/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(call pc,--cflags libvirt) -MMD -MP -c $< -o $@
+
 $(B)/calvin: $(CALVIN_OBJS) $(B)/lib/libcalvin.a
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt) $(LIB_LDLIBS)
 
 # DPDK's headers need their own flags; only userspace/vnf/ sees them.
 $(B)/userspace/vnf/%.o: userspace/vnf/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(call pc,--cflags libdpdk) -Wno-shadow -MMD -MP -c $< -o $@
+
+# The guest agent: the kernel/ loader and the chain spec parser, no DPDK.
+$(B)/calvin-agent: $(AGENT_OBJS) $(LOADER_SRCS:%.c=$(B)/%.o) $(B)/lib/libcalvin.a
+	$(CC) $(CFLAGS) -o $@ $^ -Wl,--as-needed $(call pc,--libs libxdp libbpf) $(LIB_LDLIBS)
+
+# The tests' host-side agent client.
+$(B)/tests/tools/agentctl: tests/tools/agentctl.c $(AGENT_CLIENT_OBJS) $(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
 $(B)/calvin-vnf: $(VNF_OBJS) $(B)/lib/libcalvin.a
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libdpdk) $(LIB_LDLIBS)
@@ -133,7 +166,7 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*.h
 $(B)/tests/unit/test_isolate_tree: tests/unit/test_isolate_tree.c \
 		$(filter-out $(B)/userspace/calvin/main.o,$(CALVIN_OBJS)) $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf cmocka) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt cmocka) $(LIB_LDLIBS)
 
 $(B)/tests/bpf/%: tests/bpf/%.c $(BPF_OBJS) $(B)/lib/libcalvin.a \
 		$(wildcard tests/bpf/*.h kernel/*.h include/calvin/*.h)

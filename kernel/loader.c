@@ -2,6 +2,7 @@
 /* Loader of the XDP VNFs, common part: attach through libxdp, pin, detach, read stats. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +221,8 @@ int calvin_vnf_set_rodata(struct bpf_object *obj, const struct calvin_xdp_forwar
 					    sizeof(cfg->probe_port));
 	if (!err)
 		err = calvin_bpf_set_rodata(obj, "calvin_last", &last, sizeof(last));
+	if (!err)
+		err = calvin_bpf_set_rodata(obj, "calvin_clock", &cfg->clock, sizeof(cfg->clock));
 	return err;
 }
 
@@ -430,4 +433,22 @@ int calvin_xdp_read_stats(const char *pin_dir, struct calvin_vnf_stats out[2])
 		err = calvin_percpu_sum(fd, dir, (__u64 *)&out[dir], sizeof(*out) / sizeof(__u64));
 	close(fd);
 	return err;
+}
+
+#define STAT(f)                                                                                    \
+	{                                                                                          \
+#f, offsetof(struct calvin_vnf_stats, f)                                           \
+	}
+const struct calvin_xdp_stat_field calvin_xdp_stat_fields[] = {
+    STAT(rx_packets),	STAT(rx_bytes),	      STAT(tx_packets),	   STAT(tx_bytes),
+    STAT(probes),	STAT(drop_malformed), STAT(drop_redirect), STAT(pass_other),
+    STAT(tlm_overflow), STAT(drop_acl),	      STAT(drop_no_route), STAT(drop_route),
+    STAT(drop_ttl),	STAT(drop_ratelimit), STAT(impair_loss),   STAT(impair_dup),
+};
+const unsigned int calvin_xdp_nr_stat_fields =
+    sizeof(calvin_xdp_stat_fields) / sizeof(calvin_xdp_stat_fields[0]);
+
+uint64_t calvin_xdp_stat(const struct calvin_vnf_stats *s, unsigned int i)
+{
+	return *(const __u64 *)((const char *)s + calvin_xdp_stat_fields[i].offset);
 }

@@ -21,6 +21,7 @@
 
 struct calvin_acl_spec; /* userspace/lib/chainspec.h */
 struct calvin_router_spec;
+struct calvin_vnf_spec;
 
 struct calvin_xdp_forward_cfg {
 	const char *obj_dir; /* directory holding forward.bpf.o etc. (build/kernel) */
@@ -38,6 +39,9 @@ struct calvin_xdp_forward_cfg {
 	 * their hop record and XDP_PASS to the next. Only meaningful where
 	 * calvin_xdp_dispatcher_available() says 1. */
 	unsigned int node_index, node_count;
+	/* The clock domain the node's hop records carry: 0, the host's
+	 * (CALVIN_CLOCK_HOST_MONO), unless the node is a VM of its own. */
+	uint8_t clock;
 };
 
 /* Every two-port kernel VNF (forward, acl, router, ratelimit, impair) takes
@@ -106,6 +110,11 @@ int calvin_xdp_reflect_attach(const struct calvin_xdp_reflect_cfg *cfg);
 /* Attach pass.bpf.o to ifindex (see kernel/pass.bpf.c for why). */
 int calvin_xdp_pass_attach(const char *obj_dir, int ifindex);
 
+/* Link two ports on the host (libvirt backend): attach link.bpf.o to both,
+ * in the current network namespace, so that every frame arriving on one
+ * leaves by the other. Removed with calvin_xdp_detach_all() on each. */
+int calvin_xdp_link_attach(const char *obj_dir, int a_ifindex, int b_ifindex);
+
 /* Can several XDP programs share an interface here (libxdp's dispatcher)?
  * 1 or 0, probed once the way libxdp does (load an extension program,
  * BPF_PROG_TYPE_EXT, of the dispatcher's compat_test function) and cached.
@@ -128,5 +137,16 @@ int calvin_xdp_detach_all(int ifindex);
 /* Sum the per-CPU stats pinned under pin_dir, per direction
  * (out[CALVIN_DIR_FWD], out[CALVIN_DIR_REV]). */
 int calvin_xdp_read_stats(const char *pin_dir, struct calvin_vnf_stats out[2]);
+
+/* The counters of struct calvin_vnf_stats by name, in the order status
+ * shows them; the first four are always shown, the rest when not 0. */
+struct calvin_xdp_stat_field {
+	const char *name;
+	unsigned int offset; /* of its __u64 in struct calvin_vnf_stats */
+};
+extern const struct calvin_xdp_stat_field calvin_xdp_stat_fields[];
+extern const unsigned int calvin_xdp_nr_stat_fields;
+/* The value of field i of s. */
+uint64_t calvin_xdp_stat(const struct calvin_vnf_stats *s, unsigned int i);
 
 #endif /* CALVIN_LOADER_H */

@@ -54,7 +54,7 @@ int calvin_map_fd(struct bpf_object *obj, const char *name);
 int calvin_pinned_fd(const char *pin_dir, const char *name);
 
 /* Set the common read-only globals of a two-port VNF: vnf_id, probe_port,
- * calvin_last. */
+ * calvin_last, calvin_clock. */
 int calvin_vnf_set_rodata(struct bpf_object *obj, const struct calvin_xdp_forward_cfg *cfg);
 
 /* The port table entry of frames leaving through east (FWD) if east, else

@@ -37,6 +37,10 @@ _Static_assert(CALVIN_TLM_HOP_LEN % 2 == 0 && CALVIN_TLM_HDR_LEN % 2 == 0 &&
 		   sizeof(struct udphdr) % 2 == 0,
 	       "stamped fields must be whole words of the UDP checksum");
 
+/* The clock domain of this node's bpf_ktime_get_ns(): the host's, or under
+ * the libvirt backend the VM's own (set by the loader before load). */
+const volatile __u8 calvin_clock = CALVIN_CLOCK_HOST_MONO;
+
 /* Where a probe's headers are, once calvin_probe_find() has checked them. */
 struct calvin_probe {
 	struct iphdr *ip;
@@ -45,9 +49,15 @@ struct calvin_probe {
 };
 
 /* A stamped record and the checksum to keep in step when t_out is set. */
+/* check always points at the UDP checksum once a probe was found, and
+ * has_check says whether to update it: a pointer that is NULL on some
+ * paths lets clang test a copy of udp->check instead of the pointer, and
+ * the verifier of Linux 6.1 (Debian 12, the VM guests' kernel) then sees a
+ * write through NULL and refuses the program. */
 struct calvin_stamp {
 	struct calvin_tlm_hop *hop; /* NULL: nothing to finish */
-	__sum16 *check;		    /* NULL: no UDP checksum to update */
+	__sum16 *check;		    /* the UDP checksum; NULL before a probe is found */
+	__u8 has_check;		    /* 0: the datagram has no checksum to update */
 };
 
 /* The telemetry block of the UDP datagram at udp if it is a probe: to or
@@ -151,11 +161,12 @@ static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_
 
 	s->hop = NULL;
 	s->check = NULL;
+	s->has_check = 0;
 	tlm = calvin_probe_find_udp(udp, data_end, probe_port, false);
 	if (!tlm)
 		return;
-	if (udp->check)
-		s->check = &udp->check;
+	s->check = &udp->check;
+	s->has_check = udp->check != 0;
 	sum = ~udp->check & 0xffff;
 	counts[0] = tlm->nr_hops;
 	counts[1] = tlm->flags;
@@ -164,7 +175,7 @@ static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_
 	if (idx >= tlm->max_hops) {
 		counts[1] |= CALVIN_TLM_F_OVERFLOW;
 		tlm->flags = counts[1];
-		if (s->check)
+		if (s->has_check)
 			*s->check = csum_finish(csum_add_words(sum, counts, 1));
 		st->tlm_overflow++;
 		return;
@@ -178,7 +189,7 @@ static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_
 	__builtin_memcpy(&old, hop, sizeof(old));
 	rec.vnf_id = bpf_htons(vnf_id);
 	rec.space = CALVIN_SPACE_KERNEL;
-	rec.clock = CALVIN_CLOCK_HOST_MONO;
+	rec.clock = calvin_clock;
 	rec.dir = dir;
 	rec.t_in = bpf_cpu_to_be64(t_in);
 	rec.t_out = rec.t_in; /* until calvin_tlm_stamp_out() */
@@ -187,7 +198,7 @@ static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_
 	sum = csum_add_words(csum_add_words(sum, counts, 1), &rec, CALVIN_TLM_HOP_LEN / 2);
 	__builtin_memcpy(hop, &rec, sizeof(rec));
 	tlm->nr_hops = counts[0];
-	if (s->check)
+	if (s->has_check)
 		*s->check = csum_finish(sum);
 	st->probes++;
 	s->hop = hop;
@@ -200,6 +211,7 @@ static __always_inline void calvin_tlm_stamp(const struct calvin_pkt *pkt, void 
 {
 	s->hop = NULL;
 	s->check = NULL;
+	s->has_check = 0;
 	if (pkt->l4_proto != IPPROTO_UDP || !pkt->l4 || pkt->frag)
 		return;
 	calvin_tlm_stamp_udp(pkt->l4, data_end, probe_port, vnf_id, dir, t_in, st, s);
@@ -217,7 +229,7 @@ static __always_inline void calvin_tlm_stamp_out(struct calvin_stamp *s)
 		return;
 	old = hop->t_out;
 	t_out = bpf_cpu_to_be64(bpf_ktime_get_ns());
-	if (s->check) {
+	if (s->has_check) {
 		sum = csum_sub_words(~*s->check & 0xffff, &old, 4);
 		*s->check = csum_finish(csum_add_words(sum, &t_out, 4));
 	}

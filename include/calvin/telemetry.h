@@ -41,7 +41,9 @@
 /* hop.clock: clock domain of t_in/t_out. Timestamps in the same domain can
  * be subtracted across hops; in different domains, only within one hop.
  * Every netns node reads the host's CLOCK_MONOTONIC (bpf_ktime_get_ns() in
- * XDP, clock_gettime() in user space), so they share domain 0. */
+ * XDP, clock_gettime() in user space), so they share domain 0. Under the
+ * libvirt backend each VM reads its own CLOCK_MONOTONIC: domain N is the VM
+ * of the chain's node N (1..), never comparable with another. */
 #define CALVIN_CLOCK_HOST_MONO 0
 
 struct calvin_tlm_hdr {

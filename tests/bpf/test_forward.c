@@ -448,6 +448,34 @@ static void not_last_passes_stamped(void **state)
 	bpf_object__close(obj);
 }
 
+/* A VNF in a VM of its own stamps its VM's clock domain, set before load. */
+static void vm_clock_stamped(void **state)
+{
+	struct bpf_object *obj = bpf_object__open_file("build/kernel/forward.bpf.o", NULL);
+	uint16_t port = TEST_PROBE_PORT, id = VNF_ID;
+	uint32_t lo = IFINDEX_LO, slot = CALVIN_SLOT_EAST;
+	uint8_t f[FRAME_MAX], clock = 3;
+	size_t len = build_probe(f, &to_server, 4, 0);
+	struct calvin_tlm tlm;
+	int prog;
+
+	assert_non_null(obj);
+	assert_int_equal(calvin_bpf_set_rodata(obj, "probe_port", &port, sizeof(port)), 0);
+	assert_int_equal(calvin_bpf_set_rodata(obj, "vnf_id", &id, sizeof(id)), 0);
+	assert_int_equal(calvin_bpf_set_rodata(obj, "calvin_clock", &clock, sizeof(clock)), 0);
+	assert_int_equal(bpf_object__load(obj), 0);
+	prog = bpf_program__fd(bpf_object__find_program_by_name(obj, "forward"));
+	assert_int_equal(bpf_map_update_elem(map_fd_of(obj, "calvin_ports"), &lo, &T.port, BPF_ANY),
+			 0);
+	assert_int_equal(bpf_map_update_elem(map_fd_of(obj, "calvin_egress"), &slot, &lo, BPF_ANY),
+			 0);
+	assert_int_equal(run_xdp(prog, IFINDEX_LO, f, &len), XDP_REDIRECT);
+	assert_int_equal(calvin_tlm_decode(f + PAYLOAD_OFF(5), len - PAYLOAD_OFF(5), &tlm), 0);
+	assert_int_equal(tlm.nr_hops, 1);
+	assert_int_equal(tlm.hops[0].clock, 3);
+	bpf_object__close(obj);
+}
+
 static void unknown_port_passed(void **state)
 {
 	uint8_t f[FRAME_MAX], want[FRAME_MAX];
@@ -534,6 +562,7 @@ int main(void)
 	    cmocka_unit_test_setup(truncated_tagged_and_v6, setup_fwd),
 	    cmocka_unit_test_setup(ipv6_non_probe_untouched, setup_fwd),
 	    cmocka_unit_test_setup(not_last_passes_stamped, setup_fwd),
+	    cmocka_unit_test_setup(vm_clock_stamped, setup_fwd),
 	    cmocka_unit_test_setup(unknown_port_passed, setup_fwd),
 	    cmocka_unit_test_setup(empty_egress_slot_dropped, setup_fwd),
 	    cmocka_unit_test_setup(stats_counted, setup_fwd),

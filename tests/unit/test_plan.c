@@ -389,6 +389,31 @@ static void test_real_host_plan(void **unused)
 
 #define T(fn) cmocka_unit_test_teardown(fn, fake_teardown)
 
+/* Under libvirt every VM takes a core, kernel VNFs' included; VNFs that
+ * share a node share its VM's core. */
+static void test_libvirt_vms(void **unused)
+{
+	fake_host(&h, 4);
+	chain(3, 0x4, CALVIN_PLACE_PINNED, false); /* kernel, kernel, user */
+	s.backend = CALVIN_BACKEND_LIBVIRT;
+	strcpy(s.vnfs[1].node, "v0"); /* v1 runs in v0's VM */
+	assert_int_equal(plan_on(NULL), 0);
+	assert_vnf(0, 3, CALVIN_GRANT_DEDICATED, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_BUSY);
+	assert_int_equal(p.vnf[1].cpu, 3);
+	assert_vnf(2, 2, CALVIN_GRANT_DEDICATED, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_BUSY);
+	assert_list(&p.housekeeping, "0-1");
+	/* two VMs on a 2-CPU host: they share CPU 1 when allowed */
+	fake_free(&h);
+	fake_host(&h, 2);
+	assert_int_equal(plan_on(NULL), -ENOSPC);
+	assert_non_null(strstr(err, "needs 2 dedicated cores"));
+	s.allow_sharing = true;
+	assert_int_equal(plan_on(NULL), 0);
+	assert_int_equal(p.vnf[0].cpu, 1);
+	assert_int_equal(p.vnf[2].cpu, 1);
+	assert_false(p.vnf[0].owns);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +430,7 @@ int main(void)
 	    T(test_shared),
 	    T(test_64_cpus),
 	    T(test_max_vnfs_two_cpus),
+	    T(test_libvirt_vms),
 	    cmocka_unit_test(test_real_host_plan),
 	};
 

@@ -270,6 +270,46 @@ static void test_report_json(void **state)
 	free(text);
 }
 
+/* Each VNF in a VM of its own (libvirt): residence always; a link only
+ * where both ends read one VM's clock (fwd-u's turn-around at the server),
+ * and the report says why each other link is missing. */
+static void test_report_vm_clocks(void **state)
+{
+	struct fixture *fx = *state;
+	struct calvin_tlm t;
+	char *text;
+	uint32_t s;
+	int i;
+
+	for (s = 0; s < 10; s++) {
+		make_reply(&t, s, 1000000 * (s + 1));
+		for (i = 0; i < 4; i++)
+			t.hops[i].clock = t.hops[i].vnf_id ? 2 : 1;
+		calvin_probe_account(&fx->a, t.hops[0].t_in - 1000 + OFF, t.hops[3].t_out + 1000 + OFF,
+				     &t, 0);
+	}
+	fx->r->sent = 10;
+	fx->r->platform = "VMs under TCG: timings are emulated";
+	calvin_probe_finish(&fx->a, OFF, 20);
+	assert_string_equal(calvin_link_invalid(fx->r, 0), "different clock domains: host and a VM");
+	assert_string_equal(calvin_link_invalid(fx->r, 1), "different clock domains: two VMs");
+	assert_null(calvin_link_invalid(fx->r, 2));
+	assert_string_equal(calvin_link_invalid(fx->r, 4), "different clock domains: host and a VM");
+	text = report(fx, false);
+	assert_non_null(strstr(text, "hops: each VM's own clock, a clock domain per VM"));
+	assert_non_null(strstr(text, "nodes: VMs under TCG: timings are emulated\n"));
+	assert_non_null(strstr(text, "probe -> fwd-k              n/a (different clock domains: "
+				     "host and a VM)"));
+	assert_non_null(strstr(text, "fwd-k -> fwd-u              n/a (different clock domains: "
+				     "two VMs)"));
+	assert_non_null(strstr(text, "fwd-u -> server -> fwd-u      2.00us"));
+	free(text);
+	text = report(fx, true);
+	assert_non_null(strstr(text, "\"platform\": \"VMs under TCG: timings are emulated\""));
+	assert_non_null(strstr(text, "\"reason\": \"different clock domains: two VMs\""));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +322,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_verdict, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_report_text, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_report_json, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_report_vm_clocks, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

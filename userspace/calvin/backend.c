@@ -13,6 +13,7 @@
 /* indexed by enum calvin_backend; NULL: not built in */
 static const struct node_backend *const backends[] = {
 	[CALVIN_BACKEND_NETNS] = &netns_backend,
+	[CALVIN_BACKEND_LIBVIRT] = &libvirt_backend,
 };
 
 const struct node_backend *backend_of(const struct calvin_chain_spec *spec)
@@ -33,6 +34,13 @@ const struct node_backend *backend_of_state(const struct chain_state *s)
 		if (backends[i] && !strcmp(backends[i]->name, s->e[0].name))
 			return backends[i];
 	return NULL;
+}
+
+const char *backend_describe(const struct calvin_chain_spec *spec, char *buf, size_t len)
+{
+	const struct node_backend *be = backend_of(spec);
+
+	return be && be->describe ? be->describe(spec, buf, len) : NULL;
 }
 
 int node_leave(int saved)

@@ -61,6 +61,10 @@ struct node_backend {
 	/* Can this host run the chain at all? Runs before anything is created;
 	 * returns an exit code (CALVIN_EXIT_USAGE for what the user can fix). */
 	int (*check)(const struct calvin_chain_spec *spec);
+	/* One line about the nodes that plan, up and every report must show
+	 * (VMs under an emulator: timings are emulated), in buf; NULL: none.
+	 * May be NULL. */
+	const char *(*describe)(const struct calvin_chain_spec *spec, char *buf, size_t len);
 
 	/* deployment, in this order; each step journals before it creates */
 	int (*node_create)(struct deploy *d, unsigned int node);
@@ -93,6 +97,7 @@ struct node_backend {
 };
 
 extern const struct node_backend netns_backend;
+extern const struct node_backend libvirt_backend;
 
 /* The backend a spec asks for. */
 const struct node_backend *backend_of(const struct calvin_chain_spec *spec);
@@ -100,6 +105,8 @@ const struct node_backend *backend_of(const struct calvin_chain_spec *spec);
 const struct node_backend *backend_of_state(const struct chain_state *s);
 /* Leave what node_enter() entered. */
 int node_leave(int saved);
+/* The backend's line about the nodes, or NULL (see describe above). */
+const char *backend_describe(const struct calvin_chain_spec *spec, char *buf, size_t len);
 
 /* Names derived from the chain and node names. Chain and node names hold
  * only [a-z0-9-], so a '.' between them makes the pair unambiguous: chain

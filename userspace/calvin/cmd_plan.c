@@ -3,6 +3,7 @@
  * what it was made from. */
 #include <stdio.h>
 
+#include "backend.h"
 #include "commands.h"
 #include "util.h"
 
@@ -11,6 +12,7 @@ int cmd_plan(const struct cmd_args *a)
 	const struct calvin_topology *host;
 	struct calvin_chain_spec spec;
 	struct calvin_plan plan;
+	char line[512];
 	int rc;
 
 	rc = load_spec(a->arg[0], &spec);
@@ -22,5 +24,8 @@ int cmd_plan(const struct cmd_args *a)
 		calvin_plan_print_json(stdout, &spec, host, &plan);
 	else
 		calvin_plan_print_text(stdout, &spec, host, &plan);
+	/* what the nodes are (VMs, and on which accelerator) */
+	if (!calvin_json && backend_describe(&spec, line, sizeof(line)))
+		printf("nodes: %s\n", line);
 	return 0;
 }

@@ -111,6 +111,7 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 {
 	struct calvin_probe_opts o = { 0 };
 	struct calvin_probe_result *r;
+	char platform[512];
 	FILE *raw = NULL;
 	int err, saved, rc = 0;
 
@@ -153,6 +154,7 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 	}
 	err = calvin_probe_run(&o, r);
 	node_leave(saved);
+	r->platform = backend_describe(spec, platform, sizeof(platform));
 	if (err) {
 		calvin_err("probe of chain '%s' failed: %s", spec->name, strerror(-err));
 		rc = CALVIN_EXIT_FAIL;

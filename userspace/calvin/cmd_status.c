@@ -12,26 +12,10 @@
 #include "backend.h"
 #include "commands.h"
 #include "isolate/isolate.h"
+#include "loader.h"
 #include "util.h"
 
-static const char *const dir_name[] = { "fwd", "rev" };
-
-/* The counters of struct calvin_vnf_stats, by name, for both outputs. */
-#define STAT(f) { #f, offsetof(struct calvin_vnf_stats, f) }
-static const struct {
-	const char *name;
-	size_t off;
-} kstats[] = {
-	STAT(rx_packets),     STAT(rx_bytes),	    STAT(tx_packets),	  STAT(tx_bytes),
-	STAT(probes),	      STAT(drop_malformed), STAT(drop_redirect),  STAT(pass_other),
-	STAT(tlm_overflow),   STAT(drop_acl),	    STAT(drop_no_route),  STAT(drop_route),
-	STAT(drop_ttl),	      STAT(drop_ratelimit), STAT(impair_loss),	  STAT(impair_dup),
-};
-
-static __u64 kstat(const struct calvin_vnf_stats *s, size_t i)
-{
-	return *(const __u64 *)((const char *)s + kstats[i].off);
-}
+static const char *const dir_name[] = {"fwd", "rev"};
 
 /* acl: hits per rule, in rule order, and of the default action. */
 static void acl_hits(const struct kvnf_counters *c, const struct calvin_vnf_spec *v)
@@ -57,18 +41,19 @@ static void kernel_stats(const struct calvin_chain_spec *spec, unsigned int vnf,
 {
 	const struct calvin_vnf_spec *v = &spec->vnfs[vnf];
 	struct kvnf_counters c;
-	size_t i;
+	unsigned int i;
 	int d, err;
 
 	err = backend_of(spec)->kernel_stats(spec, vnf, &c);
 	if (calvin_json) {
-		printf("%s{\"name\":\"%s\",\"kind\":\"%s\",\"space\":\"kernel\"",
-		       first ? "" : ",", v->name, calvin_vnf_kind_name(v->kind));
+		printf("%s{\"name\":\"%s\",\"kind\":\"%s\",\"space\":\"kernel\"", first ? "" : ",",
+		       v->name, calvin_vnf_kind_name(v->kind));
 		for (d = 0; !err && d < CALVIN_NR_DIRS; d++) {
 			printf(",\"%s\":{", dir_name[d]);
-			for (i = 0; i < sizeof(kstats) / sizeof(kstats[0]); i++)
-				printf("%s\"%s\":%llu", i ? "," : "", kstats[i].name,
-				       (unsigned long long)kstat(&c.dir[d], i));
+			for (i = 0; i < calvin_xdp_nr_stat_fields; i++)
+				printf("%s\"%s\":%llu", i ? "," : "",
+				       calvin_xdp_stat_fields[i].name,
+				       (unsigned long long)calvin_xdp_stat(&c.dir[d], i));
 			printf("}");
 		}
 		if (!err && v->kind == CALVIN_VNF_ACL)
@@ -83,10 +68,10 @@ static void kernel_stats(const struct calvin_chain_spec *spec, unsigned int vnf,
 	for (d = 0; d < CALVIN_NR_DIRS; d++) {
 		printf("  %-12s kernel  %s ", d ? "" : v->name, dir_name[d]);
 		/* the first four always, the rest when they happened */
-		for (i = 0; i < sizeof(kstats) / sizeof(kstats[0]); i++)
-			if (i < 4 || kstat(&c.dir[d], i))
-				printf(" %s %llu", kstats[i].name,
-				       (unsigned long long)kstat(&c.dir[d], i));
+		for (i = 0; i < calvin_xdp_nr_stat_fields; i++)
+			if (i < 4 || calvin_xdp_stat(&c.dir[d], i))
+				printf(" %s %llu", calvin_xdp_stat_fields[i].name,
+				       (unsigned long long)calvin_xdp_stat(&c.dir[d], i));
 		printf("\n");
 	}
 	if (v->kind == CALVIN_VNF_ACL)

@@ -151,6 +151,7 @@ static int isolate(struct deploy *d)
 static void print_up(const struct deploy *d)
 {
 	const struct calvin_chain_spec *s = d->spec;
+	char line[512];
 	unsigned int i;
 
 	if (calvin_json) {
@@ -166,6 +167,8 @@ static void print_up(const struct deploy *d)
 		printf(")");
 	}
 	printf(" -> %s\n", s->server.name);
+	if (backend_describe(s, line, sizeof(line)))
+		printf("nodes: %s\n", line);
 	/* `calvin run | tee`: the chain is up before the report comes */
 	fflush(stdout);
 }

@@ -18,7 +18,9 @@
 static const char *const kind_word[] = {
 	[ST_NETNS] = "netns",	    [ST_XDP] = "xdp",	      [ST_PROC] = "proc",
 	[ST_PATH] = "path",	    [ST_BACKEND] = "backend", [ST_ISOLATE] = "isolate",
-	[ST_NETSYSFS] = "netsysfs", [ST_SCHED] = "sched",
+	[ST_NETSYSFS] = "netsysfs", [ST_SCHED] = "sched",     [ST_DOMAIN] = "domain",
+	[ST_TAP] = "tap",	    [ST_BRIDGE] = "bridge",   [ST_HOST_XDP] = "hostxdp",
+	[ST_VETH] = "veth",
 };
 
 int state_file(char *out, size_t len, const char *chain, const char *suffix)
@@ -139,7 +141,13 @@ static int parse_line(struct state_entry *e, char *line)
 	case ST_PATH:
 	case ST_BACKEND:
 	case ST_ISOLATE:
+	case ST_TAP:
+	case ST_BRIDGE:
+	case ST_HOST_XDP:
+	case ST_VETH:
 		return sscanf(line, " %255[^\n]", e->name) == 1 ? 0 : -EINVAL;
+	case ST_DOMAIN:
+		return sscanf(line, "%255s %255s", e->name, e->uri) == 2 ? 0 : -EINVAL;
 	case ST_XDP:
 		return sscanf(line, "%255s %63s", e->name, e->ifname) == 2 ? 0 : -EINVAL;
 	case ST_NETSYSFS:
@@ -233,6 +241,8 @@ static int format_line(const struct state_entry *e, char *line, size_t len)
 		return snprintf(line, len, "%s %s %s %s\n", w, e->name, e->ifname, e->value);
 	case ST_SCHED:
 		return snprintf(line, len, "%s %d %llu %s\n", w, (int)e->pid, e->start, e->value);
+	case ST_DOMAIN:
+		return snprintf(line, len, "%s %s %s\n", w, e->name, e->uri);
 	default:
 		return snprintf(line, len, "%s %s\n", w, e->name);
 	}
@@ -264,13 +274,16 @@ int state_add(struct chain_state *s, enum state_kind kind, const char *name, con
 	      pid_t pid, unsigned long long start)
 {
 	struct state_entry e = { .kind = kind, .pid = pid, .start = start };
+	/* a domain's second field is its connection's URI */
+	char *second = kind == ST_DOMAIN ? e.uri : e.ifname;
+	size_t room = kind == ST_DOMAIN ? sizeof(e.uri) : sizeof(e.ifname);
 
 	/* never cut: a name cut short could be someone else's */
-	if (!state_name_fits(name) || (ifname && strlen(ifname) >= sizeof(e.ifname)))
+	if (!state_name_fits(name) || (ifname && strlen(ifname) >= room))
 		return -ENAMETOOLONG;
 	snprintf(e.name, sizeof(e.name), "%s", name);
 	if (ifname)
-		snprintf(e.ifname, sizeof(e.ifname), "%s", ifname);
+		snprintf(second, room, "%s", ifname);
 	return state_append(s, &e);
 }
 

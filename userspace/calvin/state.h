@@ -12,6 +12,11 @@
  *                                 CPULIST (isolate/, the host record)
  *   netsysfs NETNS PATH VALUE     PATH (under NETNS's /sys/class/net) held VALUE
  *   sched TID START POLICY PRIO   a VNF thread's scheduling policy before calvin set it
+ *   domain NAME URI               a libvirt domain (defined, maybe running) at URI
+ *   tap NAME                      a tap device on the host
+ *   bridge NAME                   a Linux bridge on the host
+ *   veth NAME                     the host end of a veth pair (a link to a namespace)
+ *   hostxdp IFNAME                XDP programs on a host interface (a link)
  *
  * The file is /run/calvin/CHAIN.state; its existence means "deployed".
  * Every name fits an entry whole (state_add refuses one that does not, and
@@ -34,6 +39,11 @@ enum state_kind {
 	ST_ISOLATE,
 	ST_NETSYSFS,
 	ST_SCHED,
+	ST_DOMAIN,
+	ST_TAP,
+	ST_BRIDGE,
+	ST_HOST_XDP,
+	ST_VETH,
 	ST_NR_KINDS,
 };
 
@@ -42,8 +52,10 @@ enum state_kind {
 
 struct state_entry {
 	enum state_kind kind;
-	char name[STATE_NAME_MAX + 1]; /* netns name, or path; ST_ISOLATE: the CPU list */
+	char name[STATE_NAME_MAX + 1]; /* netns, domain or interface name, or path;
+				       * ST_ISOLATE: the CPU list */
 	char ifname[64];	  /* ST_XDP; ST_NETSYSFS: the path under /sys/class/net */
+	char uri[256];		  /* ST_DOMAIN: the libvirt connection */
 	pid_t pid;		  /* ST_PROC, ST_SCHED */
 	unsigned long long start; /* ST_PROC, ST_SCHED */
 	char value[320];	  /* ST_NETSYSFS: the old value; ST_SCHED: "POLICY PRIORITY" */
@@ -69,7 +81,8 @@ int state_dir_check(bool create);
 int state_create(struct chain_state *s, const char *chain);
 /* Open and lock an existing journal and read its entries; -ENOENT if none. */
 int state_open(struct chain_state *s, const char *chain);
-/* Append one entry and sync it to disk before returning. */
+/* Append one entry and sync it to disk before returning. ST_DOMAIN takes
+ * the URI as ifname. */
 int state_add(struct chain_state *s, enum state_kind kind, const char *name, const char *ifname,
 	      pid_t pid, unsigned long long start);
 /* Append a whole entry (any kind), synced, like state_add(). */

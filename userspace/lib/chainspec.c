@@ -248,6 +248,10 @@ static const struct spec_key chain_keys[] = {
      .off = offsetof(struct calvin_chain_spec, realtime),
      .keys = realtime_keys,
      .after = realtime_after},
+    {.name = "libvirt",
+     .type = KEY_SECTION,
+     .off = offsetof(struct calvin_chain_spec, libvirt),
+     .keys = calvin_libvirt_keys},
     {NULL},
 };
 
@@ -304,6 +308,8 @@ static void spec_defaults(struct calvin_chain_spec *spec, const char *path)
 	spec->probe.mode = CALVIN_PROBE_PACED;
 	spec->probe.size = 256;
 	spec->realtime.priority = CALVIN_FIFO_PRIORITY_DEFAULT;
+	strcpy(spec->libvirt.uri, "qemu:///system");
+	spec->libvirt.memory_mib = 512;
 }
 
 /* Realtime options need user VNFs, and SCHED_FIFO needs them pinned: an
@@ -348,6 +354,8 @@ static int walk_chain(struct spec_ctx *c)
 		err = calvin_spec_check_names(c);
 	if (!err)
 		err = calvin_spec_check_pairs(c);
+	if (!err)
+		err = calvin_spec_check_libvirt(c, seen.key[key_index(chain_keys, "libvirt")]);
 	return err ? err : check_realtime(c, seen.key[key_index(chain_keys, "realtime")]);
 }
 

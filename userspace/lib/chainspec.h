@@ -269,6 +269,32 @@ struct calvin_realtime_spec {
 	struct calvin_pos sched_pos; /* of the sched value, for errors found at `up` */
 };
 
+/* The libvirt backend: how its VMs are made and linked.
+ * YAML: libvirt: {uri: URI, links: xdp|bridge, fifo: BOOL, memory: SIZE,
+ * image: DIR, accel: auto|kvm|tcg} */
+enum calvin_vm_links {
+	CALVIN_LINKS_XDP, /* calvin's XDP program redirects each frame to the partner port */
+	CALVIN_LINKS_BRIDGE, /* a Linux bridge of two ports per link */
+};
+
+enum calvin_accel {
+	CALVIN_ACCEL_AUTO, /* KVM where a test boot works, else TCG */
+	CALVIN_ACCEL_KVM,
+	CALVIN_ACCEL_TCG,
+};
+
+#define CALVIN_URI_MAX 256
+
+struct calvin_libvirt_spec {
+	char uri[CALVIN_URI_MAX]; /* default qemu:///system */
+	enum calvin_vm_links links; /* default xdp */
+	bool fifo; /* the VNF's vCPU SCHED_FIFO (vcpusched); default false */
+	unsigned int memory_mib; /* per VM; default 512 */
+	char image[4096]; /* directory of vmlinuz and initramfs.img; "": the build's */
+	enum calvin_accel accel;
+	struct calvin_pos pos; /* of the section's key; line 0: not written */
+};
+
 struct calvin_chain_spec {
 	char name[CALVIN_NAME_MAX + 1];
 	char path[4096]; /* the file it came from */
@@ -281,6 +307,7 @@ struct calvin_chain_spec {
 	struct calvin_server_spec server;
 	struct calvin_probe_spec probe;
 	struct calvin_realtime_spec realtime;
+	struct calvin_libvirt_spec libvirt;
 };
 
 /* Parse a chain spec from text (len bytes, need not be NUL-terminated).
@@ -328,6 +355,8 @@ const char *calvin_pmd_name(enum calvin_pmd p);
 const char *calvin_server_kind_name(enum calvin_server_kind k);
 const char *calvin_probe_mode_name(enum calvin_probe_mode m);
 const char *calvin_sched_name(enum calvin_sched s);
+const char *calvin_vm_links_name(enum calvin_vm_links l);
+const char *calvin_accel_name(enum calvin_accel a);
 
 /* The words a spec uses for each enum value, indexed by the value and
  * NULL-terminated: one table for the parser, the *_name() functions and
@@ -340,6 +369,8 @@ extern const char *const calvin_pmd_words[];
 extern const char *const calvin_server_kind_words[];
 extern const char *const calvin_probe_mode_words[];
 extern const char *const calvin_sched_words[];
+extern const char *const calvin_vm_links_words[];
+extern const char *const calvin_accel_words[];
 
 /* Index of s in a words table, or -1. */
 int calvin_word_lookup(const char *const *words, const char *s);
@@ -386,6 +417,9 @@ int calvin_parse_proto(const char *s, uint8_t *proto);
 /* "5%", "0.5%", "100%" to parts per million, rounded to the nearest;
  * -ERANGE: above 100%. A number without '%' is -EINVAL. */
 int calvin_parse_ppm(const char *s, uint32_t *ppm);
+/* A memory size with a unit: "512MiB", "2GiB", in MiB; -ERANGE if it
+ * does not fit 32 bits of MiB. */
+int calvin_parse_mib(const char *s, unsigned int *mib);
 /* Decimal or 0x hex, 0..UINT64_MAX; -ERANGE on overflow. */
 int calvin_parse_u64(const char *s, uint64_t *v);
 

@@ -30,6 +30,10 @@ const char *const calvin_probe_mode_words[] = {
     [CALVIN_PROBE_PACED] = "paced", [CALVIN_PROBE_PINGPONG] = "ping-pong", NULL};
 const char *const calvin_sched_words[] = {
     [CALVIN_SCHED_OTHER] = "other", [CALVIN_SCHED_FIFO] = "fifo", NULL};
+const char *const calvin_vm_links_words[] = {
+    [CALVIN_LINKS_XDP] = "xdp", [CALVIN_LINKS_BRIDGE] = "bridge", NULL};
+const char *const calvin_accel_words[] = {
+    [CALVIN_ACCEL_AUTO] = "auto", [CALVIN_ACCEL_KVM] = "kvm", [CALVIN_ACCEL_TCG] = "tcg", NULL};
 
 const char *const calvin_acl_action_words[] = {
     [CALVIN_ACL_ALLOW] = "allow", [CALVIN_ACL_DENY] = "deny", NULL};
@@ -117,6 +121,16 @@ const char *calvin_probe_mode_name(enum calvin_probe_mode m)
 const char *calvin_sched_name(enum calvin_sched s)
 {
 	return word_of(calvin_sched_words, s);
+}
+
+const char *calvin_vm_links_name(enum calvin_vm_links l)
+{
+	return word_of(calvin_vm_links_words, l);
+}
+
+const char *calvin_accel_name(enum calvin_accel a)
+{
+	return word_of(calvin_accel_words, a);
 }
 
 const char *calvin_acl_action_name(enum calvin_acl_action a)

@@ -86,6 +86,10 @@ static int set_path(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n
 		    char *out)
 {
 	size_t size = sizeof(((struct calvin_crypt_spec *)0)->key_file);
+
+	_Static_assert(sizeof(((struct calvin_crypt_spec *)0)->key_file) ==
+			       sizeof(((struct calvin_libvirt_spec *)0)->image),
+		       "every KEY_PATH field has the same size");
 	const char *slash = strrchr(c->path, '/');
 	size_t dirlen = 0;
 
@@ -154,6 +158,10 @@ int calvin_spec_set_param(struct spec_ctx *c, const struct spec_key *k, yaml_nod
 		return 0;
 	case KEY_PATH:
 		return set_path(c, k, n, s, field);
+	case KEY_STRING:
+		return calvin_spec_set_string(c, k, n, s, field);
+	case KEY_MIB:
+		return calvin_spec_set_mib(c, k, n, s, field);
 	default:
 		return calvin_spec_err(c, n->start_mark, "unhandled key type; report a bug");
 	}

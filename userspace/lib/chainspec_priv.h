@@ -53,6 +53,9 @@ enum key_type {
 	KEY_PATH,   /* char[4096], resolved against the spec file's directory */
 	KEY_RULES,  /* struct calvin_acl_spec */
 	KEY_ROUTES, /* struct calvin_router_spec */
+	/* backend settings, set by calvin_spec_set_param() too */
+	KEY_STRING, /* char[CALVIN_URI_MAX]: printable, no spaces */
+	KEY_MIB,    /* unsigned int MiB, written with a unit; min..max */
 };
 
 struct spec_key {
@@ -88,6 +91,14 @@ void calvin_spec_join_keys(const struct spec_key *keys, char *buf, size_t size);
 int calvin_spec_set_param(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
 			  void *field);
 int calvin_spec_set_vnfs(struct spec_ctx *c, yaml_node_t *n);
+/* chainspec_libvirt.c: the libvirt section */
+extern const struct spec_key calvin_libvirt_keys[];
+int calvin_spec_set_string(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
+			   const char *s, char *out);
+int calvin_spec_set_mib(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
+			const char *s, unsigned int *out);
+/* After the whole chain: the section fits the backend. */
+int calvin_spec_check_libvirt(struct spec_ctx *c, yaml_node_t *key);
 int calvin_spec_check_names(struct spec_ctx *c);
 /* encrypt/decrypt and nc-encode/nc-decode pairs (chainspec_pairs.c) */
 int calvin_spec_check_pairs(struct spec_ctx *c);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "plan_priv.h"
+#include "topo.h"
 
 void calvin_topology_init(struct calvin_topology *t, unsigned int nr_cpus)
 {
@@ -301,6 +302,18 @@ static int place(struct planner *pl, unsigned int i, char *err, size_t errlen)
 	return 0;
 }
 
+/* Under libvirt each VM's vCPU 1 runs its VNFs, kernel ones included:
+ * the first VNF of a node asks a core for its VM; the others on that node
+ * run beside it (*follows). Elsewhere only user VNFs need cores: they poll. */
+bool calvin_plan_needs_core(const struct calvin_chain_spec *spec, unsigned int i, bool *follows)
+{
+	bool vm = spec->backend == CALVIN_BACKEND_LIBVIRT;
+
+	*follows = vm && i > 0 &&
+		   !strcmp(calvin_vnf_node(&spec->vnfs[i]), calvin_vnf_node(&spec->vnfs[i - 1]));
+	return !*follows && (vm || spec->vnfs[i].space == CALVIN_USER);
+}
+
 static enum calvin_grant asked_of(enum calvin_placement p)
 {
 	if (p == CALVIN_PLACE_ISOLATED)
@@ -334,6 +347,7 @@ int calvin_plan_make(const struct calvin_chain_spec *spec, const struct calvin_t
 	struct planner pl;
 	struct calvin_vnf_place *v;
 	unsigned int i;
+	bool follows;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
@@ -351,8 +365,11 @@ int calvin_plan_make(const struct calvin_chain_spec *spec, const struct calvin_t
 		v = &p->vnf[i];
 		v->cpu = -1;
 		v->asked = v->granted = CALVIN_GRANT_SOFTIRQ;
-		if (spec->vnfs[i].space != CALVIN_USER)
+		if (!calvin_plan_needs_core(spec, i, &follows)) {
+			if (follows)
+				*v = p->vnf[i - 1];
 			continue;
+		}
 		v->asked = v->granted = asked_of(spec->placement);
 		if (spec->placement == CALVIN_PLACE_SHARED)
 			continue; /* the baseline: nothing pinned */

@@ -5,7 +5,9 @@
  *
  * Only user VNFs get cores: they busy-poll. Kernel VNFs run in the softirq
  * of whichever CPU delivers their packets (on veth, the sender's), so they
- * are placed by where their neighbours run, not pinned. Housekeeping (the
+ * are placed by where their neighbours run, not pinned; under the libvirt
+ * backend each VM's vCPU 1 runs its VNFs, so every VM takes a core (its
+ * kernel VNFs get it too, and VNFs sharing a node share their VM's). Housekeeping (the
  * probe, the controller, emulator threads, IRQs) gets the cores no VNF is
  * placed on, at least one, and never a nohz_full one: the tick it needs
  * would keep those cores from being tickless. */

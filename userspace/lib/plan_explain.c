@@ -64,12 +64,14 @@ void plan_why_not(const struct planner *pl, unsigned int vnf, enum calvin_grant 
 	}
 }
 
+/* VNFs that need a core: user VNFs, or under libvirt each VM */
 static unsigned int user_vnfs(const struct calvin_chain_spec *spec)
 {
 	unsigned int i, n = 0;
+	bool follows;
 
 	for (i = 0; i < spec->nr_vnfs; i++)
-		n += spec->vnfs[i].space == CALVIN_USER;
+		n += calvin_plan_needs_core(spec, i, &follows);
 	return n;
 }
 

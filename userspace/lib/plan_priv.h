@@ -39,5 +39,8 @@ void plan_explain_missing(const struct planner *pl, unsigned int vnf, enum calvi
 			  char *err, size_t errlen);
 /* The one-line error when no CPU may do housekeeping. */
 void plan_explain_no_housekeeping(const struct planner *pl, char *err, size_t errlen);
+/* Does VNF i need a core of its own (a user VNF; under libvirt, the first
+ * VNF of each VM)? *follows: it runs beside the VNF before it, in its VM. */
+bool calvin_plan_needs_core(const struct calvin_chain_spec *spec, unsigned int i, bool *follows);
 
 #endif /* CALVIN_LIB_PLAN_PRIV_H */

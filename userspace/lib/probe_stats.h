@@ -52,6 +52,9 @@ struct calvin_probe_result {
 
 	/* where the probe's times came from */
 	const char *ts_source;
+	/* what the nodes are, when the report must say it (VMs under an
+	 * emulator: timings are emulated); NULL: nothing to say */
+	const char *platform;
 	uint64_t tx_fallback; /* unique replies whose send time is user space */
 	uint64_t rx_fallback; /* unique replies whose receive time is user space */
 

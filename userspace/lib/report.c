@@ -72,13 +72,29 @@ void calvin_report_link_label(const struct calvin_chain_spec *spec,
 	snprintf(buf, LABEL_LEN, "%s -> %s%s", from, via ? "server -> " : "", to);
 }
 
+/* The clock domain at each end of link i: the probe's is the host's. */
+static uint8_t clock_before(const struct calvin_probe_result *r, unsigned int i)
+{
+	return i == 0 ? CALVIN_CLOCK_HOST_MONO : r->pos[i - 1].clock;
+}
+
+static uint8_t clock_after(const struct calvin_probe_result *r, unsigned int i)
+{
+	return i == r->nr_pos ? CALVIN_CLOCK_HOST_MONO : r->pos[i].clock;
+}
+
 const char *calvin_link_invalid(const struct calvin_probe_result *r, unsigned int i)
 {
 	bool end = i == 0 || i == r->nr_pos;
 	bool domain = i == r->nr_pos ? r->link_out_valid : r->pos[i].link_in_valid;
 
+	/* timestamps of two clocks that nothing synchronises: subtracting
+	 * them would give a number, not a latency */
+	if (!domain && clock_before(r, i) != CALVIN_CLOCK_HOST_MONO &&
+	    clock_after(r, i) != CALVIN_CLOCK_HOST_MONO)
+		return "different clock domains: two VMs";
 	if (!domain)
-		return "clocks differ";
+		return "different clock domains: host and a VM";
 	if (end && !r->end_links_valid)
 		return "clock step during the run";
 	return NULL;
@@ -153,6 +169,17 @@ static void text_cols(FILE *f, const struct calvin_hist *h, const char *why)
 	fputc('\n', f);
 }
 
+/* Did any hop stamp a clock other than the host's? */
+static bool vm_clocks(const struct calvin_probe_result *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_pos; i++)
+		if (r->pos[i].clock != CALVIN_CLOCK_HOST_MONO)
+			return true;
+	return false;
+}
+
 static void text_header(FILE *f, const struct calvin_chain_spec *spec,
 			const struct calvin_probe_result *r)
 {
@@ -170,12 +197,17 @@ static void text_header(FILE *f, const struct calvin_chain_spec *spec,
 	    !(r->ts_source && !strcmp(r->ts_source, CALVIN_TS_USER)))
 		fprintf(f, ", user-space fallback for %" PRIu64 " send / %" PRIu64 " receive times",
 			r->tx_fallback, r->rx_fallback);
-	fprintf(f, "; hops: host CLOCK_MONOTONIC (offset to probe clock known to ±%s",
-		calvin_fmt_ns(d1, r->offset_unc_ns));
+	if (vm_clocks(r))
+		fprintf(f, "; hops: each VM's own clock, a clock domain per VM (residence always, "
+			   "links only within one domain)");
+	fprintf(f, "; %s host CLOCK_MONOTONIC (offset to probe clock known to ±%s",
+		vm_clocks(r) ? "probe:" : "hops:", calvin_fmt_ns(d1, r->offset_unc_ns));
 	if (!r->end_links_valid)
 		fprintf(f, ", but it moved by %s: clock step",
 			calvin_fmt_ns(d2, (uint64_t)llabs(r->offset_step_ns)));
 	fprintf(f, ")\n");
+	if (r->platform)
+		fprintf(f, "nodes: %s\n", r->platform);
 }
 
 static void text_rtt(FILE *f, const struct calvin_probe_result *r)
@@ -318,6 +350,11 @@ static void json_head(FILE *f, const struct calvin_chain_spec *spec,
 	    r->sent, r->received, r->lost, r->duplicates, r->reordered, r->bad_replies, r->corrupt,
 	    r->foreign,
 	    r->send_errors, r->overflow, r->misordered, r->path_mismatch, r->hops_min, r->hops_max);
+	if (r->platform) {
+		fprintf(f, "  \"platform\": ");
+		calvin_json_str(f, r->platform);
+		fprintf(f, ",\n");
+	}
 	fprintf(f, "  \"rtt_ns\": ");
 	json_hist(f, &r->rtt);
 	fprintf(f, ",\n");

@@ -40,6 +40,7 @@ enum {
 	OPT_DEPLOY_RANDOM,
 	OPT_REPLAY_WINDOW,
 	OPT_WAIT,
+	OPT_CLOCK,
 	OPT_HELP,
 };
 
@@ -70,6 +71,7 @@ static const struct option vnf_options[] = {
     {"deploy-random", required_argument, NULL, OPT_DEPLOY_RANDOM},
     {"replay-window", required_argument, NULL, OPT_REPLAY_WINDOW},
     {"wait", required_argument, NULL, OPT_WAIT},
+    {"clock", required_argument, NULL, OPT_CLOCK},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -82,7 +84,7 @@ void vnf_usage(FILE *out)
 		" [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
 		" [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
 		" [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
-		" [--mem-mb 64] [--ready-fd FD] [--lock-memory]\n"
+		" [--mem-mb 64] [--ready-fd FD] [--lock-memory] [--clock 0]\n"
 		"  nc-encode, nc-decode: [--nc-k 4] [--nc-r 1] [--nc-flush-ns 1000000]"
 		" (0: never flush) [--direction both|fwd|rev]\n"
 		"  encrypt, decrypt: --key-file PATH (chmod 600) --deploy-random HEX (64 digits)"
@@ -318,6 +320,11 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 		return err;
 	case OPT_TRANSFORM:
 		return parse_transform(arg, cfg);
+	case OPT_CLOCK:
+		/* the VM's clock domain (see include/calvin/telemetry.h) */
+		err = parse_uint("clock", arg, 0, UINT8_MAX, &v);
+		cfg->clock = (uint8_t)v;
+		return err;
 	case OPT_MEM_MB:
 		err = parse_uint("mem-mb", arg, 16, 65536, &v);
 		cfg->mem_mb = (unsigned int)v;

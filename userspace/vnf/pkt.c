@@ -143,7 +143,7 @@ void vnf_probes_stamp(const struct vnf *vnf, struct vnf_lcore_stats *st, struct 
 	struct calvin_hop hop = {
 	    .vnf_id = vnf->cfg.vnf_id,
 	    .space = CALVIN_SPACE_USER,
-	    .clock = CALVIN_CLOCK_HOST_MONO,
+	    .clock = vnf->cfg.clock,
 	    .dir = vnf->port[probes->in].dir_in,
 	    .t_in = probes->t_in,
 	    .t_out = t_out,

@@ -60,6 +60,7 @@ struct vnf_config {
 	struct rte_ether_addr peer[VNF_SIDES]; /* MAC at the far end of each link */
 	bool has_peer[VNF_SIDES];
 	uint16_t probe_port;
+	uint8_t clock; /* the clock domain hop records carry (--clock; 0: the host's) */
 	const struct vnf_transform *transform;
 	unsigned int mem_mb;
 	int ready_fd;			/* -1: none */

@@ -104,21 +104,16 @@ static int node_mac(struct deploy *d, const char *node, const char *ifname, uint
 }
 
 /* An endpoint: address, a static neighbour for the far endpoint (no ARP
- * crosses the chain: VNFs rewrite MACs), checksums in software (offloaded
- * UDP checksums are not filled in after XDP_REDIRECT). */
-static int endpoint_setup(struct deploy *d, const char *node, const char *ifname,
-			  const char *addr, const char *far_addr, const char *hop_node,
-			  const char *hop_if)
+ * crosses the chain: VNFs rewrite MACs; the first hop's MAC stands for the
+ * far endpoint), checksums in software (offloaded UDP checksums are not
+ * filled in after XDP_REDIRECT). */
+int netns_endpoint(struct deploy *d, const char *node, const char *ifname, const char *addr,
+		   const char *far_addr, const uint8_t hop_mac[6])
 {
 	char ns[128], cidr[32], macs[18];
-	uint8_t mac[6];
-	int err;
 
 	node_netns(ns, sizeof(ns), d->spec->name, node);
-	err = node_mac(d, hop_node, hop_if, mac);
-	if (err)
-		return err;
-	mac_str(mac, macs);
+	mac_str(hop_mac, macs);
 	snprintf(cidr, sizeof(cidr), "%s/%s", addr, CHAIN_PREFIXLEN);
 	if (RUN("ip", "-n", ns, "addr", "add", cidr, "dev", ifname) ||
 	    RUN("ip", "-n", ns, "neigh", "replace", far_addr, "lladdr", macs, "dev", ifname,
@@ -132,12 +127,15 @@ static int netns_endpoints_setup(struct deploy *d)
 {
 	const struct calvin_chain_spec *s = d->spec;
 	const char *first = d->nodes[1].name, *last = d->nodes[d->nr_nodes - 2].name;
+	uint8_t mac[6];
 	int err;
 
-	err = endpoint_setup(d, PROBE_NODE, IF_EAST, PROBE_ADDR, SERVER_ADDR, first, IF_WEST);
-	if (err)
-		return err;
-	return endpoint_setup(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, last, IF_EAST);
+	err = node_mac(d, first, IF_WEST, mac);
+	if (!err)
+		err = netns_endpoint(d, PROBE_NODE, IF_EAST, PROBE_ADDR, SERVER_ADDR, mac);
+	if (!err)
+		err = node_mac(d, last, IF_EAST, mac);
+	return err ? err : netns_endpoint(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, mac);
 }
 
 /* Journal an XDP attachment on one interface of a node, before it is made. */

@@ -7,10 +7,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
+#include "dpdk_query.h"
 #include "kvnf.h"
 #include "netns.h"
 #include "util.h"
@@ -58,34 +57,6 @@ int netns_kernel_stats(const struct calvin_chain_spec *s, unsigned int vnf,
 		return err;
 	out->nr_rules = v->acl.nr_rules;
 	return calvin_xdp_acl_read_hits(pin, out->rule_hits, out->nr_rules, &out->default_hits);
-}
-
-/* Ask a DPDK process's telemetry socket one command; reply in buf. */
-static int dpdk_query(const char *prefix, const char *cmd, char *buf, size_t len)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	ssize_t n;
-	int fd, err = 0;
-
-	if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path), "/var/run/dpdk/%s/dpdk_telemetry.v2",
-			     prefix) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    read(fd, buf, len - 1) < 0 /* greeting */ || write(fd, cmd, strlen(cmd)) < 0) {
-		err = -errno;
-		goto out;
-	}
-	n = read(fd, buf, len - 1);
-	if (n <= 0)
-		err = n < 0 ? -errno : -EPROTO;
-	else
-		buf[n] = '\0';
-out:
-	close(fd);
-	return err;
 }
 
 int netns_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *json, size_t len)

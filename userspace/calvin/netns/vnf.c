@@ -8,7 +8,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,116 +17,35 @@
 #include "isolate/isolate.h"
 #include "netns.h"
 #include "util.h"
-#include "wakeup.h"
+#include "vnf_argv.h"
 
 #define VNF_READY_TIMEOUT_MS 30000
 
-/* calvin-vnf's command line, built before the fork. */
-struct vnf_args {
-	char *argv[48];
-	unsigned int argc;
-	char buf[8192]; /* the numbers, MACs and paths argv points into */
-	size_t used;
-	char bin[PATH_MAX];
-	char ready_fd[12];
-};
-
-static void arg(struct vnf_args *a, const char *s)
-{
-	if (a->argc + 1 < sizeof(a->argv) / sizeof(a->argv[0]))
-		a->argv[a->argc++] = (char *)s;
-}
-
-/* An option with a formatted value. */
-static void argf(struct vnf_args *a, const char *opt, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void argf(struct vnf_args *a, const char *opt, const char *fmt, ...)
-{
-	char *v = a->buf + a->used;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(v, sizeof(a->buf) - a->used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(a->buf) - a->used)
-		return;
-	a->used += (size_t)n + 1;
-	arg(a, opt);
-	arg(a, v);
-}
-
-/* The transform and its parameters, per kind. Both ends of an encrypt/
- * decrypt pair get the deployment's random value, from which they derive
- * the same fresh traffic keys. */
-static void transform_args(struct vnf_args *a, const struct deploy *d,
-			   const struct calvin_vnf_spec *v)
-{
-	argf(a, "--transform", "%s", calvin_vnf_kind_name(v->kind));
-	switch (v->kind) {
-	case CALVIN_VNF_NC_ENCODE:
-	case CALVIN_VNF_NC_DECODE:
-		argf(a, "--nc-k", "%u", v->nc.k);
-		argf(a, "--nc-r", "%u", v->nc.r);
-		argf(a, "--nc-flush-ns", "%llu", (unsigned long long)v->nc.flush_ns);
-		argf(a, "--direction", "%s", calvin_direction_name(v->nc.direction));
-		break;
-	case CALVIN_VNF_ENCRYPT:
-	case CALVIN_VNF_DECRYPT:
-		argf(a, "--cipher", "%s", calvin_cipher_name(v->crypt.cipher));
-		argf(a, "--key-file", "%s", v->crypt.key_file);
-		argf(a, "--deploy-random", "%s", d->deploy_random);
-		argf(a, "--spi", "%u", v->crypt.spi);
-		argf(a, "--spi-rev", "%u", v->crypt.spi_rev);
-		argf(a, "--direction", "%s", calvin_direction_name(v->crypt.direction));
-		if (v->kind == CALVIN_VNF_DECRYPT)
-			argf(a, "--replay-window", "%u", v->crypt.replay_window);
-		break;
-	default:
-		break;
-	}
-}
-
-static int vnf_args_fill(struct deploy *d, unsigned int i, struct vnf_args *a)
+/* calvin-vnf's command line (userspace/lib/vnf_argv.c), built before the
+ * fork; the --ready-fd value is written in the child. */
+static int vnf_args_fill(struct deploy *d, unsigned int i, struct calvin_vnf_argv *a, char *bin,
+			 size_t binlen)
 {
 	const struct calvin_chain_spec *s = d->spec;
-	const struct calvin_vnf_spec *v = &s->vnfs[i];
-	char west[18], east[18];
-	uint8_t mac[6];
+	struct calvin_vnf_site site = {
+	    .bin = bin,
+	    .vnf_id = i,
+	    .cpu = d->plan->vnf[i].cpu,
+	    .wait = calvin_plan_wait_name(d->plan->vnf[i].wait),
+	    .west = IF_WEST,
+	    .east = IF_EAST,
+	    .deploy_random = d->deploy_random,
+	    .ready_fd = 0,
+	};
 	int err;
 
-	err = node_mac_of(s->name, west_of(d, i), IF_EAST, mac);
+	err = node_mac_of(s->name, west_of(d, i), IF_EAST, site.west_peer);
+	if (!err)
+		err = node_mac_of(s->name, east_of(d, i), IF_WEST, site.east_peer);
 	if (err)
 		return err;
-	mac_str(mac, west);
-	err = node_mac_of(s->name, east_of(d, i), IF_WEST, mac);
-	if (err)
-		return err;
-	mac_str(mac, east);
-	snprintf(a->bin, sizeof(a->bin), "%s/calvin-vnf", calvin_lib_dir());
-	arg(a, a->bin);
-	argf(a, "--chain", "%s", s->name);
-	argf(a, "--name", "%s", v->name);
-	argf(a, "--vnf-id", "%u", i);
-	if (d->plan->vnf[i].cpu < 0)
-		argf(a, "--lcore", "any");
-	else
-		argf(a, "--lcore", "%d", d->plan->vnf[i].cpu);
-	argf(a, "--wait", "%s", calvin_plan_wait_name(d->plan->vnf[i].wait));
-	argf(a, "--burst", "%u", v->burst);
-	argf(a, "--pmd", "%s", v->pmd == CALVIN_PMD_AF_PACKET ? "af_packet" : "af_xdp");
-	argf(a, "--west", "%s", IF_WEST);
-	argf(a, "--east", "%s", IF_EAST);
-	argf(a, "--west-peer", "%s", west);
-	argf(a, "--east-peer", "%s", east);
-	argf(a, "--probe-port", "%u", s->probe.port);
-	if (s->realtime.lock_memory)
-		arg(a, "--lock-memory");
-	transform_args(a, d, v);
-	arg(a, "--ready-fd");
-	arg(a, a->ready_fd);
-	a->argv[a->argc] = NULL;
-	return 0;
+	snprintf(bin, binlen, "%s/calvin-vnf", calvin_lib_dir());
+	return calvin_vnf_argv_build(a, s, &site);
 }
 
 int netns_dpdk_dir(char *out, size_t len, const char *chain, const char *vnf)
@@ -145,8 +63,8 @@ int netns_dpdk_dir(char *out, size_t len, const char *chain, const char *vnf)
 /* In the child: wait for the parent's go (it has journalled our PID by
  * then), enter the node, exec. EOF on the pipe means the controller died
  * before it could journal us: leave without a trace. */
-static void vnf_child(struct deploy *d, unsigned int i, struct vnf_args *a, int go, int ready,
-		      const char *log)
+static void vnf_child(struct deploy *d, unsigned int i, struct calvin_vnf_argv *a, int go,
+		      int ready, const char *log)
 {
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
 	char ns[128], c;
@@ -170,8 +88,8 @@ static void vnf_child(struct deploy *d, unsigned int i, struct vnf_args *a, int 
 		_exit(1);
 	}
 	snprintf(a->ready_fd, sizeof(a->ready_fd), "%d", ready);
-	execv(a->bin, a->argv);
-	fprintf(stderr, "calvin: cannot run %s: %s\n", a->bin, strerror(errno));
+	execv(a->argv[0], a->argv);
+	fprintf(stderr, "calvin: cannot run %s: %s\n", a->argv[0], strerror(errno));
 	_exit(127);
 }
 
@@ -195,7 +113,7 @@ static void last_line(const char *log, char *out, size_t len)
 /* Wait for "ready\n" on fd. */
 static int vnf_wait_ready(int fd, pid_t pid)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct pollfd p = {.fd = fd, .events = POLLIN};
 	char buf[64];
 	ssize_t n;
 	int r;
@@ -216,12 +134,12 @@ int netns_user_vnf(struct deploy *d, unsigned int i)
 {
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
 	int go[2], ready[2], err;
-	char path[PATH_MAX], ns[128], log[PATH_MAX + 64], why[512];
-	struct vnf_args a = { 0 };
+	char path[PATH_MAX], ns[128], log[PATH_MAX + 64], why[512], bin[PATH_MAX];
+	struct calvin_vnf_argv a;
 	unsigned long long st;
 	pid_t pid;
 
-	err = vnf_args_fill(d, i, &a);
+	err = vnf_args_fill(d, i, &a, bin, sizeof(bin));
 	if (err)
 		return err;
 	/* DPDK's af_xdp PMD attaches XDP programs to the node's veths; a VNF

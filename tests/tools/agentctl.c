@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* agentctl: talk to a VM's calvin-agent from the host, through the UNIX
+ * socket its virtio-serial channel comes out of; the vm tests' client.
+ *
+ *   agentctl SOCKET hello
+ *   agentctl SOCKET configure SPEC.yaml VNF CPU WEST-PEER EAST-PEER [KEYFILE]
+ *   agentctl SOCKET start | status | stop | shutdown
+ *
+ * status prints "state S", then "NAME VALUE" per counter and the
+ * telemetry JSON of a user VNF. An agent's error is one line on stderr
+ * and exit 1. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "client.h"
+
+#define TIMEOUT_MS 120000
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+
+	if (!f)
+		return NULL;
+	buf = malloc(CALVIN_AGENT_MAX_PAYLOAD);
+	*len = buf ? fread(buf, 1, CALVIN_AGENT_MAX_PAYLOAD, f) : 0;
+	fclose(f);
+	return buf;
+}
+
+static int parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned int b[6], i;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6)
+		return -EINVAL;
+	for (i = 0; i < 6; i++)
+		mac[i] = (uint8_t)b[i];
+	return 0;
+}
+
+static int build_configure(int argc, char **argv, struct calvin_agent_msg *m)
+{
+	struct calvin_agent_configure *c = &m->configure;
+	size_t len = 0;
+	char *text;
+
+	if (argc < 8 || argc > 9)
+		return -EINVAL;
+	m->type = CALVIN_AGENT_CONFIGURE;
+	text = slurp(argv[3], &len);
+	if (!text) {
+		fprintf(stderr, "agentctl: %s: cannot read: %s\n", argv[3], strerror(errno));
+		return -EIO;
+	}
+	c->spec = (struct calvin_agent_str){text, (uint32_t)len};
+	c->vnf = calvin_agent_str(argv[4]);
+	c->cpu = atoi(argv[5]);
+	if (parse_mac(argv[6], c->west_peer) || parse_mac(argv[7], c->east_peer))
+		return -EINVAL;
+	if (argc == 9) {
+		text = slurp(argv[8], &len);
+		if (!text)
+			return -EIO;
+		c->key = (struct calvin_agent_str){text, (uint32_t)len};
+	}
+	if (getrandom(c->seed, sizeof(c->seed), 0) != sizeof(c->seed))
+		return -EIO;
+	return 0;
+}
+
+static void print_counters(const struct calvin_agent_counters *c)
+{
+	unsigned int i;
+
+	printf("state %s\n", calvin_agent_state_name(c->state));
+	for (i = 0; i < c->nr_counters; i++)
+		printf("%.*s %" PRIu64 "\n", (int)c->counters[i].name.len, c->counters[i].name.ptr,
+		       c->counters[i].value);
+	if (c->telemetry.len)
+		printf("telemetry %.*s\n", (int)c->telemetry.len, c->telemetry.ptr);
+}
+
+/* The one-word requests. */
+static const struct {
+	const char *word;
+	enum calvin_agent_type type;
+} simple[] = {
+    {"start", CALVIN_AGENT_START},
+    {"status", CALVIN_AGENT_STATUS},
+    {"stop", CALVIN_AGENT_STOP},
+    {"shutdown", CALVIN_AGENT_SHUTDOWN},
+};
+
+int main(int argc, char **argv)
+{
+	static struct calvin_agent_msg req, reply;
+	char err[CALVIN_AGENT_LINE_MAX + 64], who[CALVIN_AGENT_LINE_MAX + 1];
+	struct calvin_channel ch;
+	unsigned int i;
+	int e;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: agentctl SOCKET hello|configure|start|status|stop|shutdown"
+				" (see tests/tools/agentctl.c)\n");
+		return 2;
+	}
+	for (i = 0; i < sizeof(simple) / sizeof(simple[0]); i++)
+		if (!strcmp(argv[2], simple[i].word))
+			req.type = simple[i].type;
+	if (!strcmp(argv[2], "configure") && build_configure(argc, argv, &req)) {
+		fprintf(stderr, "agentctl: configure SPEC VNF CPU WEST-PEER EAST-PEER [KEYFILE]\n");
+		return 2;
+	}
+	if (!req.type && strcmp(argv[2], "hello")) {
+		fprintf(stderr, "agentctl: unknown request '%s'\n", argv[2]);
+		return 2;
+	}
+	e = calvin_agent_open(&ch, argv[1], TIMEOUT_MS, who, sizeof(who), err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "agentctl: %s\n", err);
+		return 1;
+	}
+	if (!req.type) {
+		printf("%s\n", who);
+		goto out;
+	}
+	e = calvin_agent_call(&ch, &req, &reply, TIMEOUT_MS, err, sizeof(err));
+	if (e)
+		fprintf(stderr, "agentctl: %s\n", err);
+	else if (reply.type == CALVIN_AGENT_COUNTERS)
+		print_counters(&reply.counters);
+	else
+		printf("ok\n");
+out:
+	calvin_agent_close(&ch);
+	return e ? 1 : 0;
+}

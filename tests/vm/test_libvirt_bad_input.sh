@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# What the libvirt backend refuses before it creates anything, each with
+# one line and exit 2: a libvirt it cannot reach, a node of two VNFs, a
+# missing guest image. And `calvin plan` names the accelerator, decided
+# once and cached in the run dir.
+. "$(dirname "$0")/libvirt.sh"
+require_libvirt
+C=t-lvbad
+trap 'cleanup_chain $C' EXIT
+
+refused() { # SPEC WHAT: exit 2, one line naming WHAT, nothing journalled
+	local rc
+	$CALVIN up "$1" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 2 ] || fail "up exited $rc, want 2: $(cat "$TMP/err")"
+	[ "$(wc -l <"$TMP/err")" = 1 ] || fail "not one line: $(cat "$TMP/err")"
+	grep -q "$2" "$TMP/err" || fail "the error does not say '$2': $(cat "$TMP/err")"
+	[ ! -e /run/calvin/$C.state ] || fail "a journal exists after a refused up"
+	cat "$TMP/err"
+}
+
+SPEC=$(spec_copy chains/tactile-fwd-vm.yaml $C uri "qemu+unix:///system?socket=$TMP/none")
+refused "$SPEC" "cannot reach libvirt at qemu+unix:///system?socket=$TMP/none"
+
+SPEC=$(spec_copy chains/tactile-fwd-vm.yaml $C image "$TMP/no-image")
+refused "$SPEC" "no guest image: $TMP/no-image/vmlinuz is missing"
+
+SPEC=$(spec_copy chains/tactile-fwd-vm.yaml $C)
+sed -i 's/^  - name: fwd-u/  - name: acl\n    kind: acl\n    node: fwd-k\n&/' "$SPEC"
+refused "$SPEC" "node 'fwd-k' holds 2 VNFs, but the libvirt backend runs one VNF per VM"
+
+$CALVIN plan chains/tactile-fwd-vm.yaml >"$TMP/plan" || fail "calvin plan failed"
+grep -Eq '^  nodes +VMs under (KVM|TCG)' "$TMP/plan" || fail "plan does not name the accelerator"
+head -n 1 /run/calvin/accel | grep -Eqx 'kvm|tcg' || fail "no cached accelerator in /run/calvin/accel"
+echo "accelerator: $(paste -sd' ' /run/calvin/accel)"
+echo ok

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# The reference chain in VMs (chains/tactile-fwd-vm.yaml): the XDP
+# forwarder in one VM, the DPDK forwarder in another, the echo server on
+# the host. Probes come back with all four hop records, each VM's in its own
+# clock domain; a user's sockperf goes through the same chain; status reads
+# both VNFs through their agents; down leaves nothing.
+. "$(dirname "$0")/libvirt.sh"
+require_libvirt
+command -v sockperf >/dev/null || skip "sockperf is not installed (make deps installs it)"
+C=t-lvref
+SPEC=$(spec_copy chains/tactile-fwd-vm.yaml $C)
+trap 'kill $SERVER 2>/dev/null; cleanup_chain $C' EXIT
+SERVER=
+
+$CALVIN up "$SPEC" || fail "calvin up failed"
+ifs=$(journalled_ifs $C)
+
+$CALVIN -j probe -c 100 -r 100 $C >"$TMP/probe.json" || fail "calvin probe failed"
+[ "$(json_num received <"$TMP/probe.json")" = 100 ] || fail "not every probe came back: $(cat "$TMP/probe.json")"
+[ "$(json_num hop_records_min <"$TMP/probe.json")" = 4 ] || fail "a probe lacks a hop record"
+grep -q '"space": "user", "dir": "fwd", "clock": 2,' "$TMP/probe.json" ||
+	fail "fwd-u's hops do not carry its VM's clock domain"
+grep -q '"reason": "different clock domains: two VMs"' "$TMP/probe.json" ||
+	fail "the report does not say why the VM-to-VM link is missing"
+
+$CALVIN exec $C server -- sockperf server -i 10.70.0.2 -p 11111 >"$TMP/server.log" 2>&1 &
+SERVER=$!
+for i in $(seq 50); do
+	grep -q "Listen\|listen\|IP = " "$TMP/server.log" 2>/dev/null && break
+	sleep 0.1
+done
+timeout 60 $CALVIN exec $C probe -- sockperf ping-pong -i 10.70.0.2 -p 11111 -t 3 \
+	>"$TMP/client.log" 2>&1 || { cat "$TMP/client.log"; fail "sockperf ping-pong failed"; }
+cat "$TMP/client.log"
+grep -Eq "ReceivedMessages=[1-9]" "$TMP/client.log" || fail "sockperf received nothing"
+kill $SERVER 2>/dev/null
+wait $SERVER 2>/dev/null
+
+$CALVIN -j status $C >"$TMP/status.json" || fail "calvin status failed"
+grep -q '"name":"fwd-u","space":"user","telemetry"' "$TMP/status.json" ||
+	fail "no counters of the DPDK VNF through its agent: $(cat "$TMP/status.json")"
+
+$CALVIN down $C || fail "calvin down failed"
+assert_clean $C $ifs
+echo ok

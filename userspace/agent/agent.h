@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* calvin-agent, the agent in a VNF's VM: what its files share. One agent
+ * runs one VNF: the kernel VNF's XDP program on the NICs west and east,
+ * or calvin-vnf (DPDK) on them, as the host configures it. */
+#ifndef CALVIN_AGENT_H
+#define CALVIN_AGENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "agent_proto.h"
+#include "chainspec.h"
+
+#define AGENT_PROG "calvin-agent"
+#define AGENT_WEST "west"
+#define AGENT_EAST "east"
+
+struct agent {
+	enum calvin_agent_state state;
+	char lib_dir[2048]; /* where calvin-vnf and kernel/ are: our own directory */
+	/* the configuration */
+	struct calvin_chain_spec spec;
+	unsigned int vnf_id;
+	int cpu;
+	uint8_t west_peer[6], east_peer[6];
+	uint16_t west_mtu, east_mtu;
+	uint8_t seed[CALVIN_AGENT_SEED_LEN];
+	char key_file[256]; /* the host's key, written here; "" if none */
+	/* what start made */
+	pid_t vnf_pid;	   /* user VNF: calvin-vnf; 0 if none */
+	char pin_dir[256]; /* kernel VNF */
+	/* counter names point here while a counters answer is built */
+	char names[CALVIN_AGENT_MAX_COUNTERS][CALVIN_AGENT_COUNTER_NAME_MAX + 1];
+	char telemetry[16384];
+};
+
+/* The handlers of the messages that change or read the VNF: 0, or -errno
+ * with one line for the user in err. */
+int agent_configure(struct agent *a, const struct calvin_agent_configure *c, char *err,
+		    size_t errlen);
+int agent_start(struct agent *a, char *err, size_t errlen);
+int agent_stop(struct agent *a, char *err, size_t errlen);
+int agent_counters(struct agent *a, struct calvin_agent_counters *out, char *err, size_t errlen);
+
+#endif /* CALVIN_AGENT_H */

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The host's end of the agent protocol (client.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client.h"
+
+static int connect_unix(const char *path, int timeout_ms)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct timespec pause = {0, 50 * 1000 * 1000};
+	int fd, waited = 0, err;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, path);
+	for (;;) {
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -errno;
+		if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+			return fd;
+		err = -errno;
+		close(fd);
+		/* not there yet, or not listening yet */
+		if ((err != -ENOENT && err != -ECONNREFUSED) || waited >= timeout_ms)
+			return err;
+		nanosleep(&pause, NULL);
+		waited += 50;
+	}
+}
+
+/* The types that answer each request. */
+static int answers(enum calvin_agent_type req, enum calvin_agent_type ans)
+{
+	if (ans == CALVIN_AGENT_ERROR)
+		return 1;
+	switch (req) {
+	case CALVIN_AGENT_HELLO:
+		return ans == CALVIN_AGENT_HELLO;
+	case CALVIN_AGENT_STATUS:
+		return ans == CALVIN_AGENT_COUNTERS;
+	default:
+		return ans == CALVIN_AGENT_OK;
+	}
+}
+
+int calvin_agent_call(struct calvin_channel *ch, const struct calvin_agent_msg *req,
+		      struct calvin_agent_msg *reply, int timeout_ms, char *err, size_t errlen)
+{
+	const char *what = calvin_agent_type_name(req->type);
+	int e;
+
+	e = calvin_channel_send(ch, req);
+	if (!e)
+		e = calvin_channel_recv(ch, reply, timeout_ms);
+	if (e == -ETIMEDOUT) {
+		snprintf(err, errlen, "agent did not answer %s within %d ms", what, timeout_ms);
+		return e;
+	}
+	if (e) {
+		snprintf(err, errlen, "agent channel failed during %s: %s", what, strerror(-e));
+		return e;
+	}
+	if (reply->type == CALVIN_AGENT_ERROR) {
+		snprintf(err, errlen, "%.*s", (int)reply->error.len, reply->error.ptr);
+		return -EREMOTEIO;
+	}
+	if (!answers(req->type, reply->type)) {
+		snprintf(err, errlen, "agent answered %s with %s", what,
+			 calvin_agent_type_name(reply->type));
+		return -EPROTO;
+	}
+	return 0;
+}
+
+int calvin_agent_open(struct calvin_channel *ch, const char *path, int timeout_ms, char *who,
+		      size_t wholen, char *err, size_t errlen)
+{
+	struct calvin_agent_msg req = {.type = CALVIN_AGENT_HELLO}, reply;
+	int fd, e;
+
+	fd = connect_unix(path, timeout_ms);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot connect: %s", path, strerror(-fd));
+		return fd;
+	}
+	e = calvin_channel_init(ch, fd);
+	if (e) {
+		close(fd);
+		snprintf(err, errlen, "%s: %s", path, strerror(-e));
+		return e;
+	}
+	req.hello.version = CALVIN_AGENT_VERSION;
+	req.hello.who = calvin_agent_str("calvin");
+	e = calvin_agent_call(ch, &req, &reply, timeout_ms, err, errlen);
+	if (!e && reply.hello.version != CALVIN_AGENT_VERSION) {
+		snprintf(err, errlen,
+			 "agent speaks protocol version %u, calvin %u: update the image",
+			 reply.hello.version, CALVIN_AGENT_VERSION);
+		e = -EPROTO;
+	}
+	if (e) {
+		calvin_agent_close(ch);
+		return e;
+	}
+	if (who)
+		snprintf(who, wholen, "%.*s", (int)reply.hello.who.len, reply.hello.who.ptr);
+	return 0;
+}
+
+void calvin_agent_close(struct calvin_channel *ch)
+{
+	if (ch->fd >= 0)
+		close(ch->fd);
+	ch->fd = -1;
+	calvin_channel_free(ch);
+}

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The agent's VNF: configured from the chain spec the host sends, started
+ * with the same code the netns backend uses (the kernel/ loader for XDP
+ * VNFs, vnf_argv for calvin-vnf), counted like calvin status counts. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "dpdk_query.h"
+#include "kvnf.h"
+#include "loader.h"
+#include "topo.h"
+#include "vm.h"
+#include "vnf_argv.h"
+
+#define VNF_READY_TIMEOUT_MS 120000 /* DPDK's init under TCG is slow */
+#define VNF_STOP_TIMEOUT_MS 5000
+
+/* The host's copy of the key file, private to root like the original. */
+static int write_key(struct agent *a, const struct calvin_agent_str *key, char *err, size_t errlen)
+{
+	int fd;
+
+	a->key_file[0] = '\0';
+	if (!key->len)
+		return 0;
+	snprintf(a->key_file, sizeof(a->key_file), "/run/calvin-%s.key", a->spec.name);
+	unlink(a->key_file);
+	fd = open(a->key_file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, key->ptr, key->len) != (ssize_t)key->len) {
+		snprintf(err, errlen, "%s: cannot write the key: %s", a->key_file, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -EIO;
+	}
+	close(fd);
+	return 0;
+}
+
+static int find_vnf(struct agent *a, const struct calvin_agent_str *name, char *err, size_t errlen)
+{
+	struct calvin_node nodes[CALVIN_MAX_NODES];
+	unsigned int i, nr, n;
+
+	for (i = 0; i < a->spec.nr_vnfs; i++)
+		if (strlen(a->spec.vnfs[i].name) == name->len &&
+		    !memcmp(a->spec.vnfs[i].name, name->ptr, name->len))
+			break;
+	if (i == a->spec.nr_vnfs) {
+		snprintf(err, errlen, "VNF %.*s is not in chain %s; configure one of its VNFs",
+			 (int)name->len, name->ptr, a->spec.name);
+		return -ENOENT;
+	}
+	nr = calvin_chain_nodes(&a->spec, nodes);
+	n = calvin_node_of(nodes, nr, i);
+	if (nodes[n].nr_vnfs > 1) {
+		snprintf(err, errlen, "%s: shares node %s with other VNFs; a VM runs one VNF",
+			 a->spec.vnfs[i].name, nodes[n].name);
+		return -EOPNOTSUPP;
+	}
+	a->vnf_id = i;
+	return 0;
+}
+
+int agent_configure(struct agent *a, const struct calvin_agent_configure *c, char *err,
+		    size_t errlen)
+{
+	int e;
+
+	if (a->state == CALVIN_AGENT_RUNNING) {
+		snprintf(err, errlen, "%s is running; stop it before configuring again",
+			 a->spec.vnfs[a->vnf_id].name);
+		return -EBUSY;
+	}
+	a->state = CALVIN_AGENT_IDLE;
+	e = calvin_spec_parse(c->spec.ptr, c->spec.len, "chain spec from the host", &a->spec, err,
+			      errlen);
+	if (!e)
+		e = find_vnf(a, &c->vnf, err, errlen);
+	if (!e)
+		e = write_key(a, &c->key, err, errlen);
+	if (e)
+		return e;
+	a->cpu = c->cpu;
+	memcpy(a->west_peer, c->west_peer, 6);
+	memcpy(a->east_peer, c->east_peer, 6);
+	a->west_mtu = c->west_mtu;
+	a->east_mtu = c->east_mtu;
+	memcpy(a->seed, c->seed, sizeof(a->seed));
+	a->state = CALVIN_AGENT_CONFIGURED;
+	fprintf(stderr, AGENT_PROG ": configured %s of chain %s (%s), cpu %d\n",
+		a->spec.vnfs[a->vnf_id].name, a->spec.name,
+		calvin_space_name(a->spec.vnfs[a->vnf_id].space), a->cpu);
+	return 0;
+}
+
+static int set_mtu(const char *ifname, unsigned int mtu)
+{
+	struct ifreq ifr = {.ifr_mtu = (int)mtu};
+	int fd, err = 0;
+
+	if (!mtu)
+		return 0;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, SIOCSIFMTU, &ifr))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int kernel_start(struct agent *a, char *err, size_t errlen)
+{
+	const struct calvin_vnf_spec *v = &a->spec.vnfs[a->vnf_id];
+	struct calvin_xdp_forward_cfg base = {0};
+	char obj_dir[PATH_MAX];
+	int e;
+
+	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", a->lib_dir);
+	snprintf(a->pin_dir, sizeof(a->pin_dir), "/sys/fs/bpf/calvin/%s/%s", a->spec.name, v->name);
+	base.obj_dir = obj_dir;
+	base.pin_dir = a->pin_dir;
+	base.vnf_id = (uint16_t)a->vnf_id;
+	base.probe_port = (uint16_t)a->spec.probe.port;
+	base.clock = calvin_vnf_clock(&a->spec, a->vnf_id);
+	base.west_ifindex = (int)if_nametoindex(AGENT_WEST);
+	base.east_ifindex = (int)if_nametoindex(AGENT_EAST);
+	memcpy(base.west_peer_mac, a->west_peer, 6);
+	memcpy(base.east_peer_mac, a->east_peer, 6);
+	if (!base.west_ifindex || !base.east_ifindex) {
+		snprintf(err, errlen, "%s: the VM has no NICs named west and east", v->name);
+		return -ENODEV;
+	}
+	e = calvin_kvnf_attach(v, &base);
+	if (e == -EOPNOTSUPP)
+		snprintf(err, errlen, "%s: kind %s has no kernel-space implementation", v->name,
+			 calvin_vnf_kind_name(v->kind));
+	else if (e)
+		snprintf(err, errlen, "%s: Failed to attach XDP program %s: %s", v->name,
+			 calvin_vnf_kind_name(v->kind), strerror(-e));
+	return e;
+}
+
+/* Wait for calvin-vnf's "ready" on fd. */
+static int wait_ready(int fd)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	char buf[16];
+	ssize_t n;
+	int r;
+
+	r = poll(&p, 1, VNF_READY_TIMEOUT_MS);
+	if (r == 0)
+		return -ETIMEDOUT;
+	n = read(fd, buf, sizeof(buf));
+	return n >= 5 && !strncmp(buf, "ready", 5) ? 0 : -ECHILD;
+}
+
+/* Let the calling process run on cpu (-1: on every online CPU). */
+static void allow_cpu(int cpu)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN), i;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < n && i < CPU_SETSIZE; i++)
+		if (cpu < 0 || i == cpu)
+			CPU_SET(i, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		fprintf(stderr, AGENT_PROG ": cannot run on CPU %d: %s\n", cpu, strerror(errno));
+}
+
+static int user_start(struct agent *a, char *err, size_t errlen)
+{
+	const struct calvin_vnf_spec *v = &a->spec.vnfs[a->vnf_id];
+	struct calvin_vnf_site site = {
+	    .vnf_id = a->vnf_id,
+	    .cpu = a->cpu,
+	    .west = AGENT_WEST,
+	    .east = AGENT_EAST,
+	    .key_file = a->key_file[0] ? a->key_file : NULL,
+	};
+	static struct calvin_vnf_argv args;
+	char bin[PATH_MAX];
+	int ready[2], e;
+	pid_t pid;
+
+	snprintf(bin, sizeof(bin), "%s/calvin-vnf", a->lib_dir);
+	site.bin = bin;
+	memcpy(site.west_peer, a->west_peer, 6);
+	memcpy(site.east_peer, a->east_peer, 6);
+	if (pipe(ready))
+		return -errno;
+	site.ready_fd = ready[1];
+	e = calvin_vnf_argv_build(&args, &a->spec, &site);
+	if (e) {
+		snprintf(err, errlen, "%s: calvin-vnf's command line: %s", v->name, strerror(-e));
+		goto close;
+	}
+	pid = fork();
+	if (pid < 0) {
+		e = -errno;
+		goto close;
+	}
+	if (pid == 0) {
+		close(ready[0]);
+		/* isolcpus= keeps the vCPU out of init's affinity, which we inherit */
+		allow_cpu(a->cpu);
+		execv(bin, args.argv);
+		fprintf(stderr, AGENT_PROG ": cannot run %s: %s\n", bin, strerror(errno));
+		_exit(127);
+	}
+	a->vnf_pid = pid;
+	close(ready[1]);
+	ready[1] = -1;
+	e = wait_ready(ready[0]);
+	if (e)
+		snprintf(err, errlen, "%s: user VNF did not start: %s (see the VM's console)",
+			 v->name, e == -ETIMEDOUT ? "no ready in time" : "it exited");
+close:
+	close(ready[0]);
+	if (ready[1] >= 0)
+		close(ready[1]);
+	return e;
+}
+
+/* Interrupts of NIC ifname's virtio device (/proc/irq/N/virtioM-*) to
+ * cpu: an XDP VNF runs in the softirq of the CPU that takes them. */
+static int nic_irqs_to(const char *ifname, int cpu)
+{
+	char path[PATH_MAX], dev[PATH_MAX], *name, val[16];
+	struct dirent *irq, *act;
+	DIR *irqs, *d;
+	int fd, moved = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device", ifname);
+	n = readlink(path, dev, sizeof(dev) - 1);
+	if (n <= 0)
+		return -errno;
+	dev[n] = '\0';
+	name = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+	snprintf(val, sizeof(val), "%d", cpu);
+	irqs = opendir("/proc/irq");
+	if (!irqs)
+		return -errno;
+	while ((irq = readdir(irqs))) {
+		snprintf(path, sizeof(path), "/proc/irq/%.32s", irq->d_name);
+		d = irq->d_name[0] == '.' ? NULL : opendir(path);
+		while (d && (act = readdir(d))) {
+			if (strncmp(act->d_name, name, strlen(name)) ||
+			    act->d_name[strlen(name)] != '-')
+				continue;
+			snprintf(path, sizeof(path), "/proc/irq/%.32s/smp_affinity_list",
+				 irq->d_name);
+			fd = open(path, O_WRONLY | O_CLOEXEC);
+			if (fd >= 0 && write(fd, val, strlen(val)) > 0)
+				moved++;
+			if (fd >= 0)
+				close(fd);
+		}
+		if (d)
+			closedir(d);
+	}
+	closedir(irqs);
+	return moved ? 0 : -ENOENT;
+}
+
+int agent_start(struct agent *a, char *err, size_t errlen)
+{
+	const struct calvin_vnf_spec *v = &a->spec.vnfs[a->vnf_id];
+	char why[CALVIN_AGENT_LINE_MAX];
+	int e;
+
+	if (a->state == CALVIN_AGENT_RUNNING)
+		return 0;
+	if (a->state != CALVIN_AGENT_CONFIGURED) {
+		snprintf(err, errlen, "nothing to start: configure a VNF first");
+		return -EINVAL;
+	}
+	e = set_mtu(AGENT_WEST, a->west_mtu);
+	if (!e)
+		e = set_mtu(AGENT_EAST, a->east_mtu);
+	if (e) {
+		snprintf(err, errlen, "%s: cannot set the NICs' MTU: %s", v->name, strerror(-e));
+		return e;
+	}
+	if (a->cpu >= 0 && (nic_irqs_to(AGENT_WEST, a->cpu) || nic_irqs_to(AGENT_EAST, a->cpu)))
+		fprintf(stderr, AGENT_PROG ": could not move the NICs' interrupts to CPU %d\n",
+			a->cpu);
+	e = v->space == CALVIN_KERNEL ? kernel_start(a, err, errlen) : user_start(a, err, errlen);
+	if (e) {
+		/* a half start leaves nothing behind; its own error stays the one */
+		agent_stop(a, why, sizeof(why));
+		return e;
+	}
+	a->state = CALVIN_AGENT_RUNNING;
+	fprintf(stderr, AGENT_PROG ": started %s\n", v->name);
+	return 0;
+}
+
+/* Our pins, then the directories up to /sys/fs/bpf/calvin if empty. */
+static void unpin(char *dir)
+{
+	struct dirent *de;
+	char path[PATH_MAX], *slash;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.' &&
+		    snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) < (int)sizeof(path))
+			unlink(path);
+	if (d)
+		closedir(d);
+	while (strcmp(dir, "/sys/fs/bpf/calvin") && !rmdir(dir) && (slash = strrchr(dir, '/')))
+		*slash = '\0';
+}
+
+static void stop_vnf_process(struct agent *a)
+{
+	struct timespec tick = {0, 10 * 1000 * 1000};
+	int waited = 0, status;
+
+	kill(a->vnf_pid, SIGTERM);
+	while (waitpid(a->vnf_pid, &status, WNOHANG) == 0) {
+		if (waited >= VNF_STOP_TIMEOUT_MS) {
+			kill(a->vnf_pid, SIGKILL);
+			waitpid(a->vnf_pid, &status, 0);
+			break;
+		}
+		nanosleep(&tick, NULL);
+		waited += 10;
+	}
+	a->vnf_pid = 0;
+}
+
+int agent_stop(struct agent *a, char *err, size_t errlen)
+{
+	int west = (int)if_nametoindex(AGENT_WEST), east = (int)if_nametoindex(AGENT_EAST), e = 0;
+
+	if (a->vnf_pid > 0)
+		stop_vnf_process(a);
+	/* XDP programs: the kernel VNF's, or what DPDK's af_xdp PMD left */
+	if (west > 0)
+		e = calvin_xdp_detach_all(west);
+	if (east > 0 && !e)
+		e = calvin_xdp_detach_all(east);
+	if (a->pin_dir[0]) {
+		unpin(a->pin_dir);
+		a->pin_dir[0] = '\0';
+	}
+	if (a->state == CALVIN_AGENT_RUNNING)
+		a->state = CALVIN_AGENT_CONFIGURED;
+	if (e)
+		snprintf(err, errlen, "cannot detach XDP programs: %s", strerror(-e));
+	return e;
+}
+
+/* A kernel VNF's counters, named as calvin status names them. */
+static int kernel_counters(struct agent *a, struct calvin_agent_counters *out, char *err,
+			   size_t errlen)
+{
+	static const char *const dirs[CALVIN_NR_DIRS] = {"fwd", "rev"};
+	struct calvin_vnf_stats s[CALVIN_NR_DIRS];
+	unsigned int d, i, n = 0;
+	int e;
+
+	e = calvin_xdp_read_stats(a->pin_dir, s);
+	if (e) {
+		snprintf(err, errlen, "%s: cannot read its counters: %s",
+			 a->spec.vnfs[a->vnf_id].name, strerror(-e));
+		return e;
+	}
+	for (d = 0; d < CALVIN_NR_DIRS; d++)
+		for (i = 0; i < calvin_xdp_nr_stat_fields && n < CALVIN_AGENT_MAX_COUNTERS; i++) {
+			snprintf(a->names[n], sizeof(a->names[n]), "%s.%s", dirs[d],
+				 calvin_xdp_stat_fields[i].name);
+			out->counters[n].name = calvin_agent_str(a->names[n]);
+			out->counters[n].value = calvin_xdp_stat(&s[d], i);
+			n++;
+		}
+	out->nr_counters = (uint16_t)n;
+	return 0;
+}
+
+int agent_counters(struct agent *a, struct calvin_agent_counters *out, char *err, size_t errlen)
+{
+	const struct calvin_vnf_spec *v = &a->spec.vnfs[a->vnf_id];
+	char prefix[128];
+	int e;
+
+	memset(out, 0, sizeof(*out));
+	out->state = (uint8_t)a->state;
+	if (a->state != CALVIN_AGENT_RUNNING)
+		return 0;
+	out->space = (uint8_t)v->space;
+	if (v->space == CALVIN_KERNEL)
+		return kernel_counters(a, out, err, errlen);
+	/* the file prefix calvin-vnf gives its EAL */
+	snprintf(prefix, sizeof(prefix), "calvin-%s.%s", a->spec.name, v->name);
+	e = dpdk_query(prefix, "/calvin/stats", a->telemetry, sizeof(a->telemetry));
+	if (e) {
+		snprintf(err, errlen, "%s: telemetry socket unavailable: %s", v->name,
+			 strerror(-e));
+		return e;
+	}
+	out->telemetry = calvin_agent_str(a->telemetry);
+	return 0;
+}

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The libvirt backend's side of calvin-agent: each VM's agent is reached
+ * over its virtio-serial channel (the UNIX socket libvirt binds in the
+ * chain's run dir) with the client of userspace/agent/client.h. Deploying
+ * a VNF is configure (the spec, the VNF, its peers' MACs) and start;
+ * status reads the counters `calvin status` shows. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "loader.h"
+#include "lv.h"
+#include "util.h"
+
+/* The whole of a small file (a spec, a key file) in buf. */
+static int slurp(const char *path, char *buf, size_t len, uint32_t *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n == len)
+		err = -EFBIG;
+	else
+		*out = (uint32_t)n;
+	close(fd);
+	return err;
+}
+
+static int agent_connect(const char *chain, const char *node, int timeout_ms,
+			 struct calvin_channel *ch)
+{
+	char path[PATH_MAX], err[CALVIN_AGENT_LINE_MAX + 128];
+	int e;
+
+	lv_node_file(path, sizeof(path), chain, node, "agent");
+	e = calvin_agent_open(ch, path, timeout_ms, NULL, 0, err, sizeof(err));
+	if (e)
+		calvin_err(
+		    "%s: no answer from calvin-agent in its VM: %s (its console: %s.d/%s.console)",
+		    node, err, chain, node);
+	return e;
+}
+
+static int agent_call(struct calvin_channel *ch, const char *node,
+		      const struct calvin_agent_msg *req, struct calvin_agent_msg *reply)
+{
+	char err[CALVIN_AGENT_LINE_MAX + 128];
+	int e;
+
+	e = calvin_agent_call(ch, req, reply, LV_CALL_TIMEOUT_MS, err, sizeof(err));
+	if (e)
+		calvin_err("%s: %s", node, err);
+	return e;
+}
+
+/* What the agent needs besides the spec: peers, MTUs, a fresh seed. */
+#define SPEC_MAX (CALVIN_AGENT_MAX_PAYLOAD / 2)
+#define KEY_MAX 4096
+
+static int configure_msg(struct deploy *d, unsigned int n, struct calvin_agent_msg *m, char *spec,
+			 char *key)
+{
+	struct calvin_agent_configure *c = &m->configure;
+	const struct calvin_vnf_spec *v = &d->spec->vnfs[d->nodes[n].first_vnf];
+	char path[PATH_MAX];
+	int err;
+
+	m->type = CALVIN_AGENT_CONFIGURE;
+	c->cpu = 1; /* the guest's isolated vCPU (see calvin_vm_cmdline()) */
+	calvin_vm_mac(c->west_peer, d->spec->name, n - 1, CALVIN_EAST);
+	calvin_vm_mac(c->east_peer, d->spec->name, n + 1, CALVIN_WEST);
+	c->west_mtu = n == 1 ? 1500 : (uint16_t)atoi(INNER_MTU);
+	c->east_mtu = n + 2 == d->nr_nodes ? 1500 : (uint16_t)atoi(INNER_MTU);
+	if (getrandom(c->seed, sizeof(c->seed), 0) != sizeof(c->seed))
+		return -EIO;
+	c->vnf = calvin_agent_str(v->name);
+	/* the copy up made: what is deployed, whatever happens to the file */
+	state_file(path, sizeof(path), d->spec->name, ".yaml");
+	err = slurp(path, spec, SPEC_MAX, &c->spec.len);
+	c->spec.ptr = spec;
+	if (err || (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT))
+		return err;
+	c->key.ptr = key;
+	return slurp(v->crypt.key_file, key, KEY_MAX, &c->key.len);
+}
+
+int lv_vnf_start(struct deploy *d, unsigned int n)
+{
+	const char *node = d->nodes[n].name;
+	struct calvin_agent_msg req = { 0 }, reply;
+	struct calvin_channel ch;
+	char *spec, *key;
+	int err;
+
+	spec = malloc(SPEC_MAX);
+	key = malloc(KEY_MAX);
+	err = spec && key ? configure_msg(d, n, &req, spec, key) : -ENOMEM;
+	if (err) {
+		calvin_err("%s: cannot prepare its configuration: %s", node, strerror(-err));
+		goto out;
+	}
+	err = agent_connect(d->spec->name, node, LV_BOOT_TIMEOUT_MS, &ch);
+	if (err)
+		goto out;
+	err = agent_call(&ch, node, &req, &reply);
+	if (!err) {
+		memset(&req, 0, sizeof(req));
+		req.type = CALVIN_AGENT_START;
+		err = agent_call(&ch, node, &req, &reply);
+	}
+	calvin_agent_close(&ch);
+out:
+	free(spec);
+	free(key);
+	return err;
+}
+
+/* The counters of a VNF's agent; ch stays open for reply's strings. */
+static int vnf_status(const struct calvin_chain_spec *s, unsigned int vnf,
+		      struct calvin_channel *ch, struct calvin_agent_msg *reply)
+{
+	const char *node = calvin_vnf_node(&s->vnfs[vnf]);
+	struct calvin_agent_msg req = { .type = CALVIN_AGENT_STATUS };
+	int err;
+
+	err = agent_connect(s->name, node, LV_CALL_TIMEOUT_MS, ch);
+	if (err)
+		return err;
+	err = agent_call(ch, node, &req, reply);
+	if (err)
+		calvin_agent_close(ch);
+	return err;
+}
+
+/* "fwd.rx_packets" into its direction and field of out. */
+static void kernel_counter(struct kvnf_counters *out, const struct calvin_agent_counter *c)
+{
+	unsigned int d, i;
+	size_t n;
+
+	for (d = 0; d < CALVIN_NR_DIRS; d++) {
+		n = strlen(d ? "rev." : "fwd.");
+		if (c->name.len <= n || memcmp(c->name.ptr, d ? "rev." : "fwd.", n))
+			continue;
+		for (i = 0; i < calvin_xdp_nr_stat_fields; i++)
+			if (strlen(calvin_xdp_stat_fields[i].name) == c->name.len - n &&
+			    !memcmp(c->name.ptr + n, calvin_xdp_stat_fields[i].name,
+				    c->name.len - n))
+				*(__u64 *)((char *)&out->dir[d] +
+					   calvin_xdp_stat_fields[i].offset) = c->value;
+	}
+}
+
+int lv_kernel_stats(const struct calvin_chain_spec *s, unsigned int vnf, struct kvnf_counters *out)
+{
+	struct calvin_agent_msg *reply = malloc(sizeof(*reply));
+	struct calvin_channel ch;
+	unsigned int i;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!reply)
+		return -ENOMEM;
+	err = vnf_status(s, vnf, &ch, reply);
+	if (!err) {
+		for (i = 0; i < reply->counters.nr_counters; i++)
+			kernel_counter(out, &reply->counters.counters[i]);
+		calvin_agent_close(&ch);
+	}
+	free(reply);
+	return err;
+}
+
+int lv_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *json, size_t len)
+{
+	struct calvin_agent_msg *reply = malloc(sizeof(*reply));
+	struct calvin_channel ch;
+	int err;
+
+	if (!reply)
+		return -ENOMEM;
+	err = vnf_status(s, vnf, &ch, reply);
+	if (!err) {
+		if (reply->counters.telemetry.len >= len)
+			err = -E2BIG;
+		else
+			snprintf(json, len, "%.*s", (int)reply->counters.telemetry.len,
+				 reply->counters.telemetry.ptr);
+		calvin_agent_close(&ch);
+	}
+	free(reply);
+	return err;
+}

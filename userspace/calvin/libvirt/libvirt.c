@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The libvirt backend: each VNF node is a pinned VM (domain.c) whose agent
+ * deploys the VNF (agent.c); the probe and the server are network
+ * namespaces on the host, made by the netns backend's own code; links are
+ * taps and veths joined on the host (links.c). VMs boot in parallel: all
+ * are started before the first agent is waited for. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../netns/netns.h"
+#include "lv.h"
+#include "util.h"
+
+static bool is_endpoint(const struct calvin_chain_spec *s, const char *node)
+{
+	return !strcmp(node, PROBE_NODE) || !strcmp(node, s->server.name);
+}
+
+/* One VNF per VM: the agent deploys one, and its clock domain is the VM's. */
+static int check_nodes(const struct calvin_chain_spec *s)
+{
+	struct calvin_node nodes[CALVIN_MAX_NODES];
+	unsigned int n = calvin_chain_nodes(s, nodes), i;
+	const struct calvin_vnf_spec *v;
+
+	for (i = 1; i + 1 < n; i++) {
+		if (nodes[i].nr_vnfs < 2)
+			continue;
+		v = &s->vnfs[nodes[i].first_vnf + 1];
+		calvin_err(
+		    "%s:%d:%d: node '%s' holds %u VNFs, but the libvirt backend runs one VNF "
+		    "per VM; give '%s' a node of its own",
+		    s->path, v->pos.line, v->pos.col, nodes[i].name, nodes[i].nr_vnfs, v->name);
+		return CALVIN_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int check_image(const struct calvin_chain_spec *s)
+{
+	static const char *const files[] = { "vmlinuz", "initramfs.img" };
+	char dir[PATH_MAX], path[PATH_MAX + 32];
+	size_t i;
+
+	lv_image(s, dir, sizeof(dir));
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if (access(path, R_OK)) {
+			calvin_err(
+			    "%s: no guest image: %s is missing; build it with 'make vm-image' "
+			    "or set 'image:' in the libvirt section",
+			    s->path, path);
+			return CALVIN_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* The line `plan`, `up` and every report give about the VMs. */
+static const char *lv_describe(const struct calvin_chain_spec *s, char *buf, size_t len)
+{
+	char why[256];
+	bool kvm, huge, locked;
+
+	if (lv_accel(s, &kvm, why, sizeof(why)))
+		return NULL;
+	lv_memory_facts(s, &huge, &locked);
+	if (kvm)
+		snprintf(buf, len, "VMs under KVM (%s)", why);
+	else
+		snprintf(buf, len,
+			 "VMs under TCG, an emulator: timings are emulated, not those of "
+			 "hardware (KVM: %s)",
+			 why);
+	if (!huge || !locked)
+		snprintf(buf + strlen(buf), len - strlen(buf), "; guest memory %s%s%s",
+			 huge ? "" : "not on hugepages (too few free)",
+			 !huge && !locked ? ", " : "",
+			 locked ? "" : "not locked (the host refuses to raise RLIMIT_MEMLOCK)");
+	return buf;
+}
+
+static int lv_check(const struct calvin_chain_spec *s)
+{
+	virConnectPtr conn;
+	char line[512];
+	int rc;
+
+	rc = check_nodes(s);
+	if (!rc)
+		rc = check_image(s);
+	if (rc)
+		return rc;
+	if (lv_open(s->libvirt.uri, &conn))
+		return CALVIN_EXIT_USAGE;
+	if (!lv_describe(s, line, sizeof(line)))
+		return CALVIN_EXIT_USAGE;
+	return 0;
+}
+
+static int lv_node_create(struct deploy *d, unsigned int n)
+{
+	int err;
+
+	if (n == 0 || n + 1 == d->nr_nodes)
+		return netns_backend.node_create(d, n);
+	err = lv_tap_create(d, n, CALVIN_WEST);
+	if (!err)
+		err = lv_tap_create(d, n, CALVIN_EAST);
+	return err ? err : lv_domain_create(d, n);
+}
+
+/* The first VM's west NIC stands for the server, the last's east for the
+ * probe: the VNFs rewrite MACs hop by hop. */
+static int lv_endpoints_setup(struct deploy *d)
+{
+	const struct calvin_chain_spec *s = d->spec;
+	unsigned int last = d->nr_nodes - 1;
+	uint8_t mac[6];
+	int err;
+
+	calvin_vm_mac(mac, s->name, 1, CALVIN_WEST);
+	err = netns_endpoint(d, PROBE_NODE, IF_EAST, PROBE_ADDR, SERVER_ADDR, mac);
+	if (err)
+		return err;
+	calvin_vm_mac(mac, s->name, last - 1, CALVIN_EAST);
+	return netns_endpoint(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, mac);
+}
+
+static int lv_server(struct deploy *d)
+{
+	return netns_backend.server(d);
+}
+
+static int lv_user_vnf(struct deploy *d, unsigned int vnf)
+{
+	return lv_vnf_start(d, calvin_node_of(d->nodes, d->nr_nodes, vnf));
+}
+
+static int lv_node_enter(const struct calvin_chain_spec *s, const char *node, int *saved)
+{
+	if (is_endpoint(s, node))
+		return netns_node_enter(s, node, saved);
+	calvin_err("node '%s' of chain %s is a VM; only the probe and the server are namespaces "
+		   "calvin can enter (its console log is in %s/%s.d/)",
+		   node, s->name, calvin_run_dir(), s->name);
+	return -EOPNOTSUPP;
+}
+
+static int lv_node_exec(const struct calvin_chain_spec *s, const char *node, char *const argv[])
+{
+	int saved;
+
+	if (!is_endpoint(s, node))
+		return lv_node_enter(s, node, &saved) ? CALVIN_EXIT_USAGE : CALVIN_EXIT_FAIL;
+	return netns_node_exec(s, node, argv);
+}
+
+static int lv_kernel_update(const struct calvin_chain_spec *s, unsigned int vnf)
+{
+	calvin_err("%s: VNFs in VMs cannot take new parameters in place yet; run 'calvin down %s' "
+		   "and up again",
+		   s->vnfs[vnf].name, s->name);
+	return -EOPNOTSUPP;
+}
+
+/* VMs first (they hold the taps), then links, then what netns made. */
+static int lv_destroy(struct chain_state *s)
+{
+	int err = 0;
+
+	if (lv_domains_destroy(s))
+		err = -EIO;
+	if (lv_links_destroy(s))
+		err = -EIO;
+	if (netns_destroy(s))
+		err = -EIO;
+	return err;
+}
+
+const struct node_backend libvirt_backend = {
+	.name = "libvirt",
+	.check = lv_check,
+	.describe = lv_describe,
+	.node_create = lv_node_create,
+	.link_create = lv_link_create,
+	.endpoints_setup = lv_endpoints_setup,
+	.kernel_node = lv_vnf_start,
+	.server = lv_server,
+	.user_vnf = lv_user_vnf,
+	.node_enter = lv_node_enter,
+	.node_exec = lv_node_exec,
+	.kernel_stats = lv_kernel_stats,
+	.user_stats = lv_user_stats,
+	.kernel_update = lv_kernel_update,
+	.destroy = lv_destroy,
+};

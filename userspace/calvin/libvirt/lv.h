@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* The libvirt backend's files and what they share (the operations are
+ * described in ../backend.h). This folder is the only place that includes
+ * libvirt's headers; what can be pure (names, MACs, the domain XML) is in
+ * userspace/lib/vm.h. */
+#ifndef CALVIN_LV_H
+#define CALVIN_LV_H
+
+#include <stdbool.h>
+#include <libvirt/libvirt.h>
+
+#include "backend.h"
+#include "vm.h"
+
+/* How long a guest may take from start to its agent's hello: TCG boots the
+ * image in a few seconds on an idle host, but two VMs and busy-polling
+ * VNFs share this build machine's two CPUs. */
+#define LV_BOOT_TIMEOUT_MS 120000
+#define LV_CALL_TIMEOUT_MS 30000
+
+/* daemon.c: libvirtd and virtlogd where no service manager runs them, and
+ * the connection. lv_open() prints its own one-line error. */
+int lv_open(const char *uri, virConnectPtr *conn);
+const char *lv_error(void);
+
+/* accel.c: KVM or TCG on this host, decided once and cached in the run
+ * dir. *kvm says which; why (may be NULL) gets one line about it. Returns
+ * 0, or an exit code with its error printed. */
+int lv_accel(const struct calvin_chain_spec *s, bool *kvm, char *why, size_t len);
+/* The guest image of a spec: IMAGE/vmlinuz and IMAGE/initramfs.img. */
+void lv_image(const struct calvin_chain_spec *s, char *dir, size_t len);
+
+/* links.c */
+int lv_port_name(const struct deploy *d, unsigned int node, enum calvin_side side, char *out);
+int lv_tap_create(struct deploy *d, unsigned int node, enum calvin_side side);
+int lv_link_create(struct deploy *d, unsigned int a, unsigned int b);
+int lv_links_destroy(struct chain_state *s);
+
+/* domain.c */
+void lv_memory_facts(const struct calvin_chain_spec *s, bool *huge, bool *locked);
+int lv_domain_create(struct deploy *d, unsigned int node);
+int lv_domains_destroy(struct chain_state *s);
+/* Where calvin keeps a VM's files: RUN_DIR/CHAIN.d/NODE.SUFFIX */
+void lv_node_file(char *out, size_t len, const char *chain, const char *node, const char *suffix);
+
+/* agent.c */
+int lv_vnf_start(struct deploy *d, unsigned int node);
+int lv_kernel_stats(const struct calvin_chain_spec *s, unsigned int vnf, struct kvnf_counters *out);
+int lv_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *json, size_t len);
+
+#endif /* CALVIN_LV_H */
