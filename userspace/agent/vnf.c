@@ -23,6 +23,7 @@
 #include "dpdk_query.h"
 #include "kvnf.h"
 #include "loader.h"
+#include "pair.h"
 #include "topo.h"
 #include "vm.h"
 #include "vnf_argv.h"
@@ -197,12 +198,16 @@ static int user_start(struct agent *a, char *err, size_t errlen)
 	    .key_file = a->key_file[0] ? a->key_file : NULL,
 	};
 	static struct calvin_vnf_argv args;
-	char bin[PATH_MAX];
+	char bin[PATH_MAX], random[2 * CALVIN_DEPLOY_RANDOM_LEN + 1];
 	int ready[2], e;
 	pid_t pid;
 
 	snprintf(bin, sizeof(bin), "%s/calvin-vnf", a->lib_dir);
 	site.bin = bin;
+	/* the host's deployment random: the pair's other end, in its own VM,
+	 * derives the same traffic keys from it */
+	calvin_deploy_random_format(a->seed, random);
+	site.deploy_random = random;
 	memcpy(site.west_peer, a->west_peer, 6);
 	memcpy(site.east_peer, a->east_peer, 6);
 	if (pipe(ready))

@@ -2,6 +2,7 @@
 /* Transform pairs: roles per direction, SPIs and the HKDF info of a
  * security association (see pair.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pair.h"
@@ -71,4 +72,28 @@ int calvin_sa_info(uint8_t *buf, size_t cap, const char *chain, uint32_t spi, un
 	*p++ = (uint8_t)spi;
 	*p = (uint8_t)dir;
 	return (int)len;
+}
+
+int calvin_deploy_random_parse(const char *hex, uint8_t out[CALVIN_DEPLOY_RANDOM_LEN])
+{
+	unsigned int b;
+	size_t i;
+
+	if (strlen(hex) != 2 * CALVIN_DEPLOY_RANDOM_LEN ||
+	    strspn(hex, "0123456789abcdefABCDEF") != 2 * CALVIN_DEPLOY_RANDOM_LEN)
+		return -EINVAL;
+	for (i = 0; i < CALVIN_DEPLOY_RANDOM_LEN; i++) {
+		sscanf(hex + 2 * i, "%2x", &b);
+		out[i] = (uint8_t)b;
+	}
+	return 0;
+}
+
+void calvin_deploy_random_format(const uint8_t in[CALVIN_DEPLOY_RANDOM_LEN],
+				 char out[2 * CALVIN_DEPLOY_RANDOM_LEN + 1])
+{
+	size_t i;
+
+	for (i = 0; i < CALVIN_DEPLOY_RANDOM_LEN; i++)
+		snprintf(out + 2 * i, 3, "%02x", in[i]);
 }

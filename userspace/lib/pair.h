@@ -64,6 +64,12 @@ uint32_t calvin_sa_spi(const struct calvin_crypt_spec *c, unsigned int dir);
 #define CALVIN_SA_LABEL "calvin-crypt-sa-v1"
 #define CALVIN_SA_INFO_MAX (sizeof(CALVIN_SA_LABEL) + 1 + 255 + 4 + 1)
 
+/* The deployment random as it travels (command line, state directory):
+ * 64 lower-case hex digits. parse() takes either case; 0 or -EINVAL. */
+int calvin_deploy_random_parse(const char *hex, uint8_t out[CALVIN_DEPLOY_RANDOM_LEN]);
+void calvin_deploy_random_format(const uint8_t in[CALVIN_DEPLOY_RANDOM_LEN],
+				 char out[2 * CALVIN_DEPLOY_RANDOM_LEN + 1]);
+
 /* Write the info of (chain, spi, dir) to buf; returns its length, or
  * -EINVAL (empty chain or longer than 255, spi 0, unknown dir) or -ENOSPC. */
 int calvin_sa_info(uint8_t *buf, size_t cap, const char *chain, uint32_t spi, unsigned int dir);

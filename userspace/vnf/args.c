@@ -221,16 +221,8 @@ static int parse_direction(const char *s, struct vnf_config *cfg)
 
 static int parse_deploy_random(const char *s, struct vnf_config *cfg)
 {
-	unsigned int b;
-	size_t i;
-
-	if (strlen(s) != 2 * CALVIN_DEPLOY_RANDOM_LEN ||
-	    strspn(s, "0123456789abcdefABCDEF") != 2 * CALVIN_DEPLOY_RANDOM_LEN)
+	if (calvin_deploy_random_parse(s, cfg->deploy_random))
 		return bad_arg("deploy-random", s, "expected 64 hex digits");
-	for (i = 0; i < CALVIN_DEPLOY_RANDOM_LEN; i++) {
-		sscanf(s + 2 * i, "%2x", &b);
-		cfg->deploy_random[i] = (uint8_t)b;
-	}
 	cfg->has_deploy_random = true;
 	return 0;
 }

@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "client.h"
 #include "loader.h"
 #include "lv.h"
+#include "pair.h"
 #include "util.h"
 
 /* The whole of a small file (a spec, a key file) in buf. */
@@ -64,7 +64,8 @@ static int agent_call(struct calvin_channel *ch, const char *node,
 	return e;
 }
 
-/* What the agent needs besides the spec: peers, MTUs, a fresh seed. */
+/* What the agent needs besides the spec: peers, MTUs, the deployment's
+ * random value. */
 #define SPEC_MAX (CALVIN_AGENT_MAX_PAYLOAD / 2)
 #define KEY_MAX 4096
 
@@ -82,8 +83,9 @@ static int configure_msg(struct deploy *d, unsigned int n, struct calvin_agent_m
 	calvin_vm_mac(c->east_peer, d->spec->name, n + 1, CALVIN_WEST);
 	c->west_mtu = n == 1 ? 1500 : (uint16_t)atoi(INNER_MTU);
 	c->east_mtu = n + 2 == d->nr_nodes ? 1500 : (uint16_t)atoi(INNER_MTU);
-	if (getrandom(c->seed, sizeof(c->seed), 0) != sizeof(c->seed))
-		return -EIO;
+	/* both ends of a pair, in their VMs, derive the same traffic keys */
+	if (calvin_deploy_random_parse(d->deploy_random, c->seed))
+		return -EINVAL;
 	c->vnf = calvin_agent_str(v->name);
 	/* the copy up made: what is deployed, whatever happens to the file */
 	state_file(path, sizeof(path), d->spec->name, ".yaml");
