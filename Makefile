@@ -12,7 +12,7 @@ B := build
 # Debian 12 packages the build, the tests and the run need.
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libcmocka-dev \
-	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps
+	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps stress-ng
 
 CC := gcc
 CLANG := clang

@@ -30,16 +30,17 @@ $CALVIN -j probe -c 1000 $C >"$TMP/p.json" || fail "probe failed"
 echo "1000 probes sealed, opened and intact"
 
 $CALVIN exec $C server -- sockperf server -i 10.70.0.2 -p 11111 >/dev/null 2>&1 &
-sleep 0.5
+wait_listen $C server 11111
 timeout 60 $CALVIN exec $C probe -- sockperf ping-pong -i 10.70.0.2 -p 11111 -t 2 \
 	>"$TMP/sp.log" 2>&1 || fail "sockperf through the encrypted chain failed: $(tail -3 "$TMP/sp.log")"
 grep -q "Summary: Latency is" "$TMP/sp.log" || fail "sockperf printed no summary"
 
 # Attacks on the encrypted link: from enc's east veth to dec's west.
 dec_mac=$(ip -n calvin-$C.dec -o link show west | grep -o 'link/ether [0-9a-f:]*' | cut -d' ' -f2)
-fwd0=$(dec east_tx_packets) # what dec hands on toward the server
-bad0=$(dec crypt_bad_tag)
-spi0=$(dec crypt_bad_spi)
+# dec's tampered and unknown-SPI drops, and what it hands on toward the server
+dec_counts() { echo "$(dec crypt_bad_tag) $(dec crypt_bad_spi) $(dec east_tx_packets)"; }
+wait_stable now dec_counts
+read -r bad0 spi0 fwd0 <<<"$now"
 hdr="01000000""00000100""00000000000f4240" # version 1, SPI 0x100, seq 1000000
 for i in 1 2 3; do
 	$CALVIN exec $C enc -- build/tests/tools/inject east "$dec_mac" 10.70.0.1 10.70.0.2 \
@@ -48,11 +49,12 @@ done
 $CALVIN exec $C enc -- build/tests/tools/inject east "$dec_mac" 10.70.0.1 10.70.0.2 \
 	40000 11111 "0100000000000999000000000000000100112233445566778899aabbccddeeff00112233" ||
 	fail "inject failed"
-sleep 0.3
-echo "tampered: $(( $(dec crypt_bad_tag) - bad0 )), unknown SPI: $(( $(dec crypt_bad_spi) - spi0 ))"
-[ $(( $(dec crypt_bad_tag) - bad0 )) -eq 3 ] || fail "tampered packets not counted"
-[ $(( $(dec crypt_bad_spi) - spi0 )) -eq 1 ] || fail "unknown-SPI packet not counted"
-[ "$(dec east_tx_packets)" = "$fwd0" ] || fail "an injected packet was forwarded"
+wait_stable now dec_counts
+read -r bad spi fwd <<<"$now"
+echo "tampered: $((bad - bad0)), unknown SPI: $((spi - spi0))"
+[ $((bad - bad0)) -eq 3 ] || fail "tampered packets not counted"
+[ $((spi - spi0)) -eq 1 ] || fail "unknown-SPI packet not counted"
+[ "$fwd" = "$fwd0" ] || fail "an injected packet was forwarded"
 
 $CALVIN down $C || fail "calvin down failed"
 assert_clean $C

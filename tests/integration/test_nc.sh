@@ -20,7 +20,7 @@ trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
 
 $CALVIN up "$SPEC" || fail "calvin up failed"
 $CALVIN exec $C server -- sockperf server -i 10.70.0.2 -p 11111 >/dev/null 2>&1 &
-sleep 0.5
+wait_listen $C server 11111
 $CALVIN exec $C probe -- sockperf ping-pong -i 10.70.0.2 -p 11111 -t 3 >"$TMP/sp.log" 2>&1 &
 sp=$!
 $CALVIN -j probe -c 4000 -r 2000 $C >"$TMP/p.json" || fail "probe failed"
@@ -29,9 +29,9 @@ grep -q "Summary: Latency is" "$TMP/sp.log" || fail "sockperf printed no summary
 
 lost=$(json_num lost <"$TMP/p.json")
 corrupt=$(json_num corrupt <"$TMP/p.json")
-dropped=$(vnf_stat $C loss impair_loss)
-recovered=$(vnf_stat $C dec nc_recovered)
-unrecoverable=$(vnf_stat $C dec nc_unrecoverable)
+nc_counts() { echo "$(vnf_stat $C loss impair_loss) $(vnf_stat $C dec nc_recovered) $(vnf_stat $C dec nc_unrecoverable)"; }
+wait_stable now nc_counts
+read -r dropped recovered unrecoverable <<<"$now"
 echo "link dropped $dropped; decoder recovered $recovered, could not recover $unrecoverable;" \
 	"probe lost $lost of 4000, corrupt $corrupt"
 [ "$dropped" -gt 100 ] || fail "the impaired link dropped only $dropped packets"
