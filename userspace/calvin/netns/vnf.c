@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/close_range.h>
 
 #include "netns.h"
 #include "util.h"
@@ -147,6 +148,10 @@ static void vnf_child(struct deploy *d, unsigned int i, struct vnf_args *a, int 
 		_exit(1);
 	}
 	snprintf(a->ready_fd, sizeof(a->ready_fd), "%d", ready);
+	/* Only the ready fd goes on: a lock whoever ran calvin holds (flock(1)
+	 * passes its fd on) must not live as long as the VNF. */
+	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+	fcntl(ready, F_SETFD, 0);
 	execv(a->bin, a->argv);
 	fprintf(stderr, "calvin: cannot run %s: %s\n", a->bin, strerror(errno));
 	_exit(127);
