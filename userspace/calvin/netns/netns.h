@@ -9,6 +9,7 @@
 /* node.c */
 int xdp_intent(struct deploy *d, const char *node, const char *ifname);
 int node_mac_of(const char *chain, const char *node, const char *ifname, uint8_t mac[6]);
+int node_pass_attach(struct deploy *d, const char *node, const char *ifname);
 /* kvnf.c */
 int netns_kernel_node(struct deploy *d, unsigned int node);
 /* vnf.c */

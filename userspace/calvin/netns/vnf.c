@@ -16,6 +16,7 @@
 #include <linux/close_range.h>
 
 #include "netns.h"
+#include "ready.h"
 #include "util.h"
 
 #define VNF_READY_TIMEOUT_MS 30000
@@ -107,7 +108,10 @@ static int vnf_args_fill(struct deploy *d, unsigned int i, struct vnf_args *a)
 	else
 		argf(a, "--lcore", "%d", d->plan.vnf_cpu[i]);
 	argf(a, "--burst", "%u", v->burst);
-	argf(a, "--pmd", "%s", v->pmd == CALVIN_PMD_AF_PACKET ? "af_packet" : "af_xdp");
+	/* af_xdp is a preference: calvin-vnf falls back to af_packet where it
+	 * fails, and says so on its ready line */
+	if (v->pmd == CALVIN_PMD_AF_PACKET)
+		argf(a, "--pmd", "%s", "af_packet");
 	argf(a, "--west", "%s", IF_WEST);
 	argf(a, "--east", "%s", IF_EAST);
 	argf(a, "--west-peer", "%s", west);
@@ -174,11 +178,11 @@ static void last_line(const char *log, char *out, size_t len)
 	fclose(f);
 }
 
-/* Wait for "ready\n" on fd. */
-static int vnf_wait_ready(int fd, pid_t pid)
+/* Wait for the ready line on fd; pmd[] gets what it says of each port. */
+static int vnf_wait_ready(int fd, int pmd[CALVIN_READY_SIDES])
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
-	char buf[64];
+	char buf[128];
 	ssize_t n;
 	int r;
 
@@ -189,13 +193,42 @@ static int vnf_wait_ready(int fd, pid_t pid)
 	if (n <= 0)
 		return -ECHILD;
 	buf[n] = '\0';
-	return strncmp(buf, "ready", 5) ? -EPROTO : 0;
+	return calvin_ready_parse(buf, pmd);
+}
+
+/* An af_packet port on a veth sees nothing its neighbour's XDP program
+ * redirects or bounces to it unless the veth has an XDP program of its
+ * own: give it the pass program (journalled before the VNF started). */
+static int vnf_ports_finish(struct deploy *d, unsigned int i, const int pmd[CALVIN_READY_SIDES],
+			    const char *log)
+{
+	static const char *const ifname[CALVIN_READY_SIDES] = { IF_WEST, IF_EAST };
+	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
+	bool fell_back[CALVIN_READY_SIDES] = { false };
+	int side, err;
+
+	for (side = 0; side < CALVIN_READY_SIDES; side++) {
+		if (pmd[side] != CALVIN_PMD_AF_PACKET)
+			continue;
+		err = node_pass_attach(d, calvin_vnf_node(v), ifname[side]);
+		if (err)
+			return err;
+		fell_back[side] = v->pmd != CALVIN_PMD_AF_PACKET;
+	}
+	if (fell_back[CALVIN_READY_WEST] || fell_back[CALVIN_READY_EAST])
+		calvin_err("%s: warning: af_xdp unavailable on %s; using af_packet (why: %s)",
+			   v->name,
+			   !fell_back[CALVIN_READY_EAST]   ? IF_WEST
+			   : !fell_back[CALVIN_READY_WEST] ? IF_EAST
+							   : IF_WEST " and " IF_EAST,
+			   log);
+	return 0;
 }
 
 int netns_user_vnf(struct deploy *d, unsigned int i)
 {
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
-	int go[2], ready[2], err;
+	int go[2], ready[2], pmd[CALVIN_READY_SIDES], err;
 	char path[PATH_MAX], ns[128], log[PATH_MAX + 64], why[512];
 	struct vnf_args a = { 0 };
 	unsigned long long st;
@@ -248,10 +281,12 @@ int netns_user_vnf(struct deploy *d, unsigned int i)
 		err = -errno;
 		goto close_ready;
 	}
-	err = vnf_wait_ready(ready[0], pid);
+	err = vnf_wait_ready(ready[0], pmd);
 	if (err) {
 		last_line(log, why, sizeof(why));
 		calvin_err("%s: user VNF did not start: %s", v->name, why);
+	} else {
+		err = vnf_ports_finish(d, i, pmd, log);
 	}
 close_ready:
 	if (ready[0] >= 0)
