@@ -14,7 +14,7 @@ B := build
 # Debian 12 packages the build, the tests and the run need.
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libcmocka-dev \
-	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox \
+	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox stress-ng \
 	qemu-system-x86 busybox-static cpio zstd kmod \
 	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu
 

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Pass-everything XDP program for the probe's interface.
+/* Pass-everything XDP program for the probe's interface, and for the
+ * ports of user VNFs on af_packet.
  *
  * It exists for its side effect: a veth accepts frames that another veth
- * XDP_REDIRECTs into it (ndo_xdp_xmit) only if the receiving end has XDP
- * set up, i.e. an XDP program attached (or GRO turned on). The first VNF
- * redirects replies into its west veth, whose peer is the probe's east;
- * without a program there, every reply would be dropped by the kernel
- * (xdp:xdp_redirect_err) and the chain would look dead.
+ * XDP_REDIRECTs or XDP_TXes into it (ndo_xdp_xmit) only if the receiving
+ * end has XDP set up, i.e. an XDP program attached (turning GRO on
+ * instead let redirected frames in on this host, but not the server's
+ * XDP_TXed ones). The first VNF redirects replies into its west veth,
+ * whose peer is the probe's east; a kernel VNF redirects, and the echo
+ * server bounces, into the veths of a user VNF's node, which on af_packet
+ * have no program of their own (an af_xdp port brings its own). Without
+ * this program there, every such frame is dropped by the kernel and the
+ * chain looks dead.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

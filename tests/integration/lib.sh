@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # Shared by the integration tests: skips, a chain spec of the test's own,
-# and the check that nothing is left behind. Sourced, not run.
+# waits that poll instead of sleeping, and the check that nothing is left
+# behind. Sourced, not run.
 set -u
 cd "$(dirname "$0")/../.."
 CALVIN=${CALVIN:-build/calvin}
@@ -138,4 +139,81 @@ vnf_stat_dir() { # CHAIN VNF DIR KEY
 # The MAC address of a node's interface.
 node_mac() { # CHAIN NODE IFNAME
 	ip -n "calvin-$1.$2" -o link show "$3" | grep -o 'link/ether [0-9a-f:]*' | cut -d' ' -f2
+}
+
+# A string of one user VNF from `calvin -j status`, e.g. its west_pmd.
+vnf_str() { # CHAIN VNF KEY
+	$CALVIN -j status "$1" | sed 's/{"name":/\n&/g' | grep "^{\"name\":\"$2\"" |
+		grep -o "\"$3\":\"[^\"]*\"" | head -n 1 | cut -d'"' -f4
+}
+
+# Waits poll with a deadline, never sleep a fixed time: on a loaded machine
+# a packet may still sit in a queue, a softirq or a starved poller after
+# any fixed delay, and a server may not listen yet.
+WAIT_DEADLINE=${WAIT_DEADLINE:-30}
+
+# Poll CMD until its output is the same STABLE_READS times in a row (0.1 s
+# apart, 5 by default) and put that output in VAR; fail at the deadline.
+# For counters: read them only once nothing moves them any more.
+wait_stable() { # VAR CMD...
+	local var=$1 same=0 out prev deadline=$((SECONDS + WAIT_DEADLINE))
+	shift
+	prev=$("$@")
+	while [ $same -lt "${STABLE_READS:-5}" ]; do
+		[ $SECONDS -lt $deadline ] ||
+			fail "'$*' was still changing after ${WAIT_DEADLINE} s (last: $prev)"
+		sleep 0.1
+		out=$("$@")
+		if [ "$out" = "$prev" ]; then
+			same=$((same + 1))
+		else
+			same=0
+			prev=$out
+		fi
+	done
+	printf -v "$var" '%s' "$prev"
+}
+
+# Poll CMD until it succeeds; fail at the deadline saying what never came.
+wait_until() { # WHAT CMD...
+	local what=$1 deadline=$((SECONDS + WAIT_DEADLINE))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ $SECONDS -lt $deadline ] || fail "$what: not so after ${WAIT_DEADLINE} s"
+		sleep 0.1
+	done
+}
+
+# Until a UDP socket listens on PORT in NODE (a server started in the background).
+udp_listening() { # CHAIN NODE PORT
+	$CALVIN exec "$1" "$2" -- ss -Hlun "sport = :$3" | grep -q .
+}
+wait_listen() { # CHAIN NODE PORT
+	wait_until "a UDP server listening on $2 port $3" udp_listening "$@"
+}
+
+# Probe records from `calvin probe --raw`: WANT probes came back, each with
+# the hop records PATH names (vnf_id/dir per hop, e.g. "0/0 1/0 1/1 0/1"),
+# timestamps in order along the way.
+check_hops() { # RAW WANT PATH
+	awk -v want="$2" -v path_want="$3" '
+	BEGIN { nhops = split(path_want, unused, " ") }
+	{ n++
+	  if ($4 != nhops) { print "probe " $1 ": " $4 " hop records, want " nhops; bad++; next }
+	  path = ""
+	  for (i = 5; i < 5 + 4 * nhops; i += 4)
+		path = path (path == "" ? "" : " ") $i "/" $(i + 1)
+	  if (path != path_want) { print "probe " $1 ": path " path; bad++; next }
+	  t = $2
+	  for (i = 7; i < 5 + 4 * nhops; i += 4) {
+		if ($i < t || $(i + 1) < $i) { print "probe " $1 ": timestamps out of order"; bad++; next }
+		t = $(i + 1)
+	  }
+	  if ($3 < t) { print "probe " $1 ": received before the last hop sent it"; bad++ }
+	}
+	END {
+	  if (n != want) { print n + 0 " probes came back, want " want; exit 1 }
+	  if (bad) { print bad " bad probes"; exit 1 }
+	  print n " probes, all with " nhops " ordered hop records"
+	}' "$1"
 }

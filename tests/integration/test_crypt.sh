@@ -95,7 +95,7 @@ echo "on the link: toward the server $(seen "$TMP/fwd1" dport opaque) sealed," \
 first1=$(first_sealed "$TMP/fwd1")
 
 $CALVIN exec $C server -- sockperf server -i 10.70.0.2 -p 11111 >/dev/null 2>&1 &
-sleep 0.5
+wait_listen $C server 11111
 timeout 60 $CALVIN exec $C probe -- sockperf ping-pong -i 10.70.0.2 -p 11111 -t 2 \
 	>"$TMP/sp.log" 2>&1 || fail "sockperf through the encrypted chain failed: $(tail -3 "$TMP/sp.log")"
 grep -q "Summary: Latency is" "$TMP/sp.log" || fail "sockperf printed no summary"
@@ -106,19 +106,22 @@ inject() { # HEX
 	$CALVIN exec $C tap -- build/tests/tools/inject east "$dec_mac" 10.70.0.1 10.70.0.2 \
 		40000 11111 "$1" || fail "inject failed"
 }
-fwd0=$(dec east_tx_packets) # what dec hands on toward the server
-bad0=$(dec crypt_bad_tag)
-spi0=$(dec crypt_bad_spi)
+# dec's tampered, unknown-SPI and opened counts, and what it hands on
+# toward the server: read once nothing moves them any more
+dec_counts() { echo "$(dec crypt_bad_tag) $(dec crypt_bad_spi) $(dec east_tx_packets) $(dec crypt_opened)"; }
+wait_stable now dec_counts
+read -r bad0 spi0 fwd0 open0 <<<"$now"
 hdr="01000000""00000100""00000000000f4240" # version 1, SPI 0x100, seq 1000000
 for i in 1 2 3; do
 	inject "${hdr}$(printf '%064x' $i)"
 done
 inject "0100000000000999000000000000000100112233445566778899aabbccddeeff00112233"
-sleep 0.3
-echo "tampered: $(($(dec crypt_bad_tag) - bad0)), unknown SPI: $(($(dec crypt_bad_spi) - spi0))"
-[ $(($(dec crypt_bad_tag) - bad0)) -eq 3 ] || fail "tampered packets not counted"
-[ $(($(dec crypt_bad_spi) - spi0)) -eq 1 ] || fail "unknown-SPI packet not counted"
-[ "$(dec east_tx_packets)" = "$fwd0" ] || fail "an injected packet was forwarded"
+wait_stable now dec_counts
+read -r bad spi fwd open <<<"$now"
+echo "tampered: $((bad - bad0)), unknown SPI: $((spi - spi0))"
+[ $((bad - bad0)) -eq 3 ] || fail "tampered packets not counted"
+[ $((spi - spi0)) -eq 1 ] || fail "unknown-SPI packet not counted"
+[ "$fwd" = "$fwd0" ] || fail "an injected packet was forwarded"
 
 # A live update of the impair VNF: the deployed copy names the same key file.
 sed -i 's/^    seed: 1$/    seed: 2/' "$SPEC"
@@ -132,15 +135,15 @@ $CALVIN up "$SPEC" || fail "calvin up failed"
 rnd2=$(cat /run/calvin/$C.d/deploy-random)
 [ "$rnd1" != "$rnd2" ] || fail "the same deployment random twice"
 # replayed from the first deployment before anything was sent in this one
-fwd0=$(dec east_tx_packets)
-bad0=$(dec crypt_bad_tag)
-open0=$(dec crypt_opened)
+wait_stable now dec_counts
+read -r bad0 spi0 fwd0 open0 <<<"$now"
 inject "$first1"
-sleep 0.3
-echo "replayed from the first deployment: bad tag $(($(dec crypt_bad_tag) - bad0))," \
-	"opened $(($(dec crypt_opened) - open0)), forwarded $(($(dec east_tx_packets) - fwd0))"
-[ $(($(dec crypt_bad_tag) - bad0)) -eq 1 ] || fail "a replayed packet was not refused"
-[ "$(dec east_tx_packets)" = "$fwd0" ] || fail "a replayed packet was forwarded"
+wait_stable now dec_counts
+read -r bad spi fwd open <<<"$now"
+echo "replayed from the first deployment: bad tag $((bad - bad0))," \
+	"opened $((open - open0)), forwarded $((fwd - fwd0))"
+[ $((bad - bad0)) -eq 1 ] || fail "a replayed packet was not refused"
+[ "$fwd" = "$fwd0" ] || fail "a replayed packet was forwarded"
 probe_tapped 2 100
 first2=$(first_sealed "$TMP/fwd2")
 echo "first probe sealed: ${first1:0:64}... then ${first2:0:64}..."

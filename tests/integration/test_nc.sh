@@ -23,7 +23,7 @@ trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
 
 $CALVIN up "$SPEC" || fail "calvin up failed"
 $CALVIN exec $C server -- sockperf server -i 10.70.0.2 -p 11111 >/dev/null 2>&1 &
-sleep 0.5
+wait_listen $C server 11111
 $CALVIN exec $C probe -- sockperf ping-pong -i 10.70.0.2 -p 11111 -t 3 >"$TMP/sp.log" 2>&1 &
 sp=$!
 $CALVIN -j probe -c 4000 -r 2000 $C >"$TMP/p.json" || fail "probe failed"

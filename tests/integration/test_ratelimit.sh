@@ -15,7 +15,7 @@ tx_sum() { $CALVIN -j status $C | grep -o '"tx_packets":[0-9]*' | awk -F: '{ s +
 $CALVIN up "$SPEC" || fail "calvin up failed"
 tx0=$(tx_sum)
 $CALVIN -j probe -c 40000 -r 40000 --raw "$TMP/raw" $C >"$TMP/p.json" || fail "probe failed"
-tx1=$(tx_sum)
+wait_stable tx1 tx_sum
 grep -o '"received": *[0-9]*\|"lost": *[0-9]*' "$TMP/p.json"
 # field 7 is the ratelimit VNF's t_in on the way out
 awk -v limit=20000 -v admitted=$((tx1 - tx0)) '

@@ -14,24 +14,8 @@ $CALVIN -j probe -c 1000 --raw "$TMP/raw" $C >"$TMP/report.json" || fail "calvin
 cat "$TMP/report.json"
 
 # Check the raw records independently of the probe's own accounting:
-# seq tx rx nhops then per hop: vnf_id dir t_in t_out.
-awk -v want=1000 '
-	{ n++
-	  if ($4 != 4) { print "probe " $1 ": " $4 " hop records, want 4"; bad++; next }
-	  path = $5 "/" $6 " " $9 "/" $10 " " $13 "/" $14 " " $17 "/" $18
-	  if (path != "0/0 1/0 1/1 0/1") { print "probe " $1 ": path " path; bad++; next }
-	  t = $2
-	  for (i = 7; i <= 19; i += 4) {
-		if ($i < t || $(i + 1) < $i) { print "probe " $1 ": timestamps out of order"; bad++; next }
-		t = $(i + 1)
-	  }
-	  if ($3 < t) { print "probe " $1 ": received before the last hop sent it"; bad++ }
-	}
-	END {
-	  if (n != want) { print n " probes came back, want " want; exit 1 }
-	  if (bad) { print bad " bad probes"; exit 1 }
-	  print n " probes, all with 4 ordered hop records"
-	}' "$TMP/raw" || fail "raw probe records"
+# fwd-k, fwd-u out; fwd-u, fwd-k back.
+check_hops "$TMP/raw" 1000 "0/0 1/0 1/1 0/1" || fail "raw probe records"
 
 grep -q '"verdict"' "$TMP/report.json" || fail "report has no verdict"
 $CALVIN status $C || fail "calvin status failed"

@@ -21,9 +21,11 @@ $CALVIN exec $C probe -- ping -c 3 -i 0.2 -W 1 10.70.0.2 >"$TMP/ping" || fail "n
 back0=$(udp_noports $C probe)
 srv0=$(udp_noports $C server)
 udp_send $C probe 10.70.0.2 9999 50
-sleep 0.2
-back=$(( $(udp_noports $C probe) - back0 ))
-srv=$(( $(udp_noports $C server) - srv0 ))
+noports() { echo "$(udp_noports $C probe) $(udp_noports $C server)"; }
+wait_stable now noports
+read -r back srv <<<"$now"
+back=$((back - back0))
+srv=$((srv - srv0))
 echo "50 datagrams: $back came back to the probe node, $srv reached the server's stack"
 [ "$back" -eq 50 ] && [ "$srv" -eq 0 ] || fail "not reflected in XDP"
 $CALVIN down $C || fail "calvin down failed"

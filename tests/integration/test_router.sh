@@ -21,7 +21,7 @@ echo "routed both ways; the server's reply came back with TTL 63"
 
 ttl0=$(stat_num drop_ttl)
 $CALVIN exec $C probe -- ping -c 3 -i 0.2 -W 1 -t 1 10.70.0.2 >/dev/null && fail "TTL 1 went through"
-ttl1=$(stat_num drop_ttl)
+wait_stable ttl1 stat_num drop_ttl
 [ $((ttl1 - ttl0)) -ge 3 ] || fail "TTL expiry not counted ($ttl0 -> $ttl1)"
 echo "TTL 1: dropped and counted"
 
@@ -31,10 +31,11 @@ $CALVIN exec $C probe -- ip neigh replace 10.70.0.3 lladdr "$mac" dev east nud p
 drop0=$(stat_num drop_no_route)
 route0=$(stat_num drop_route)
 udp_send $C probe 10.70.0.3 9 50
-sleep 0.2
-$CALVIN -j status $C >"$TMP/s.json"
-dropped=$(( $(json_num drop_no_route <"$TMP/s.json") - drop0 + $(json_num drop_route <"$TMP/s.json") - route0 ))
-[ "$dropped" -ge 50 ] || fail "datagrams to a dropped prefix: $dropped of 50 counted: $(cat "$TMP/s.json")"
+drops() { echo "$(stat_num drop_no_route) $(stat_num drop_route)"; }
+wait_stable now drops
+read -r drop route <<<"$now"
+dropped=$((drop - drop0 + route - route0))
+[ "$dropped" -ge 50 ] || fail "datagrams to a dropped prefix: $dropped of 50 counted: $($CALVIN status $C)"
 echo "prefix routed to drop: 50 of 50 dropped and counted"
 
 # Route 10.70.0.3 east, live: now the server node's stack sees them.
@@ -44,8 +45,7 @@ $CALVIN up "$TMP/rt2.yaml" || fail "live update failed"
 $CALVIN exec $C server -- ip addr add 10.70.0.3/32 dev west
 before=$(udp_noports $C server)
 udp_send $C probe 10.70.0.3 9 50
-sleep 0.2
-after=$(udp_noports $C server)
+wait_stable after udp_noports $C server
 [ $((after - before)) -eq 50 ] || fail "after the live route, $((after - before)) of 50 arrived"
 echo "route added live: 50 of 50 followed it"
 

@@ -12,10 +12,7 @@ trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
 
 $CALVIN up "$SPEC" || fail "calvin up failed"
 $CALVIN exec $C server -- sockperf server -i 10.70.0.2 -p 11111 >"$TMP/server.log" 2>&1 &
-for i in $(seq 50); do
-	grep -q "Listen\|listen\|IP = " "$TMP/server.log" 2>/dev/null && break
-	sleep 0.1
-done
+wait_listen $C server 11111
 timeout 60 $CALVIN exec $C probe -- sockperf ping-pong -i 10.70.0.2 -p 11111 -t 3 \
 	>"$TMP/client.log" 2>&1 || { cat "$TMP/client.log"; fail "sockperf ping-pong failed"; }
 cat "$TMP/client.log"

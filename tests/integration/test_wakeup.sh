@@ -78,13 +78,13 @@ echo "1000 probes back intact"
 # a flood through both VNFs (sockperf throughput, no replies)
 $CALVIN exec $C server -- sockperf server -i 10.70.0.2 -p 11111 >/dev/null 2>&1 &
 server=$!
-sleep 0.5
+wait_listen $C server 11111
 timeout 60 $CALVIN exec $C probe -- sockperf tp -i 10.70.0.2 -p 11111 -t 3 -m 64 \
 	>"$TMP/tp.log" 2>&1 || fail "sockperf tp failed: $(tail -3 "$TMP/tp.log")"
-sleep 0.2
+counts() { echo "$(vnf_stat $C enc crypt_sealed) $(vnf_stat $C dec crypt_opened)"; }
+wait_stable now counts
 kill "$server"
-sealed=$(vnf_stat $C enc crypt_sealed)
-opened=$(vnf_stat $C dec crypt_opened)
+read -r sealed opened <<<"$now"
 echo "flood: $(grep -o 'Message Rate is [0-9]*' "$TMP/tp.log"); enc sealed $sealed, dec opened $opened"
 [ "$sealed" -gt 10000 ] || fail "the flood did not get through the encryptor"
 [ $((opened * 100)) -ge $((sealed * 80)) ] || fail "the decryptor starved: it opened $opened of $sealed"
@@ -107,9 +107,10 @@ SPEC=$(shared_spec chains/tactile-nc.yaml $C)
 $CALVIN up "$SPEC" || fail "calvin up failed"
 assert_wakeup $C 2
 $CALVIN probe -c 1 $C >/dev/null 2>&1
-sleep 0.3
-src=$(vnf_stat $C enc nc_source)
-rep=$(vnf_stat $C enc nc_repair_sent)
+# the repairs leave at the flush deadline (1 ms): wait until none come
+nc_counts() { echo "$(vnf_stat $C enc nc_source) $(vnf_stat $C enc nc_repair_sent)"; }
+wait_stable now nc_counts
+read -r src rep <<<"$now"
 echo "encoder: $src source, $rep repairs sent"
 [ "$src" = 1 ] || fail "encoder saw $src source packets, want 1"
 [ "$rep" = 2 ] || fail "a partial generation was not flushed while the encoder slept ($rep repairs)"

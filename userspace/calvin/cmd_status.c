@@ -78,13 +78,15 @@ static void kernel_stats(const struct calvin_chain_spec *spec, unsigned int vnf,
 		acl_hits(&c, v);
 }
 
-/* The VNF answers a flat JSON dict of counters inside {"/calvin/stats": };
- * as text: "name value" for every counter that is not zero. */
+/* The VNF answers a flat JSON dict inside {"/calvin/stats": }: counters,
+ * and each port's PMD as a string. As text: the PMDs, the packet counts
+ * of each port, and every other counter that is not zero. */
 static void print_flat_dict(const char *node, const char *json)
 {
-	const char *p = strchr(json, ':'), *key, *end;
+	const char *p = strchr(json, ':'), *key, *end, *val_end;
 	unsigned long long v;
 	char *num_end;
+	int klen;
 
 	printf("  %-12s user   ", node);
 	p = p ? strchr(p, '{') : NULL;
@@ -92,9 +94,19 @@ static void print_flat_dict(const char *node, const char *json)
 		end = strchr(key + 1, '"');
 		if (!end || end[1] != ':')
 			break;
+		klen = (int)(end - key - 1);
+		if (end[2] == '"') {
+			val_end = strchr(end + 3, '"');
+			if (!val_end)
+				break;
+			printf(" %.*s %.*s", klen, key + 1, (int)(val_end - end - 3), end + 3);
+			p = val_end + 1;
+			continue;
+		}
 		v = strtoull(end + 2, &num_end, 10);
-		if (v)
-			printf(" %.*s %llu", (int)(end - key - 1), key + 1, v);
+		if (v || (klen > 11 && (!strncmp(end - 10, "rx_packets", 10) ||
+					!strncmp(end - 10, "tx_packets", 10))))
+			printf(" %.*s %llu", klen, key + 1, v);
 		p = num_end;
 	}
 	printf("\n");

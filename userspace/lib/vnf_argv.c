@@ -103,7 +103,10 @@ int calvin_vnf_argv_build(struct calvin_vnf_argv *a, const struct calvin_chain_s
 	if (site->wait)
 		argf(&b, "--wait", "%s", site->wait);
 	argf(&b, "--burst", "%u", v->burst);
-	argf(&b, "--pmd", "%s", calvin_pmd_name(v->pmd));
+	/* af_xdp is a preference: calvin-vnf falls back to af_packet where it
+	 * fails, and says so on its ready line */
+	if (v->pmd == CALVIN_PMD_AF_PACKET)
+		argf(&b, "--pmd", "%s", "af_packet");
 	argf(&b, "--west", "%s", site->west);
 	argf(&b, "--east", "%s", site->east);
 	mac_arg(&b, "--west-peer", site->west_peer);

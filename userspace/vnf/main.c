@@ -18,6 +18,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include "ready.h"
 #include "vnf.h"
 
 #define VNF_LINK_TIMEOUT_MS 3000
@@ -156,16 +157,29 @@ static int memory_lock(const struct vnf_config *cfg)
 	return err;
 }
 
-static int ready_report(int fd)
+/* The ready line names each port's PMD (userspace/lib/ready.h): af_xdp may
+ * have fallen back to af_packet, which the controller must know. */
+static int ready_report(const struct vnf *vnf)
 {
-	static const char line[] = "ready\n";
+	int pmd[CALVIN_READY_SIDES], fd = vnf->cfg.ready_fd, side, len;
+	char line[64];
 	ssize_t n;
 
+	_Static_assert((int)VNF_WEST == (int)CALVIN_READY_WEST &&
+			   (int)VNF_EAST == (int)CALVIN_READY_EAST,
+		       "the ready line's sides are calvin-vnf's");
 	if (fd < 0)
 		return 0;
-	n = write(fd, line, sizeof(line) - 1);
+	for (side = 0; side < CALVIN_READY_SIDES; side++) {
+		pmd[side] = CALVIN_READY_NO_PORT;
+		if (vnf->port[side].started)
+			pmd[side] = vnf->port[side].pmd == VNF_PMD_AF_XDP ? CALVIN_PMD_AF_XDP
+									  : CALVIN_PMD_AF_PACKET;
+	}
+	len = calvin_ready_format(line, sizeof(line), pmd);
+	n = len < 0 ? -1 : write(fd, line, (size_t)len);
 	close(fd);
-	if (n != (ssize_t)sizeof(line) - 1) {
+	if (n != len) {
 		vnf_err("Failed to report ready on fd %d: %s", fd,
 			n < 0 ? strerror(errno) : "short write");
 		return n < 0 ? -errno : -EIO;
@@ -233,7 +247,7 @@ int main(int argc, char **argv)
 	vnf_log_release();
 	err = memory_lock(&vnf.cfg);
 	if (!err)
-		err = ready_report(vnf.cfg.ready_fd);
+		err = ready_report(&vnf);
 	if (err)
 		goto close_ports;
 

@@ -2,7 +2,8 @@
 /* Counters and their telemetry commands, /calvin/stats and /calvin/info,
  * served on the EAL's socket /var/run/dpdk/<file-prefix>/dpdk_telemetry.v2.
  *
- * Keys are flat ("west_rx_packets"), so a reader needs no nested JSON. The
+ * Keys are flat ("west_rx_packets"), so a reader needs no nested JSON; all
+ * values are numbers but the PMD of each port ("west_pmd": "af_xdp"). The
  * telemetry thread reads counters while the lcore writes them: aligned
  * 64-bit loads and stores do not tear on the targets DPDK supports, and a
  * counter a few packets stale is fine for monitoring.
@@ -104,6 +105,9 @@ static int stats_cmd(const char *cmd, const char *params, struct rte_tel_data *d
 	for (side = VNF_WEST; side < VNF_SIDES; side++) {
 		if (!stats_vnf->port[side].used)
 			continue;
+		/* beside the counters, so a fallback to af_packet shows */
+		snprintf(key, sizeof(key), "%s_pmd", side_name[side]);
+		rte_tel_data_add_dict_string(d, key, vnf_pmd_name(stats_vnf->port[side].pmd));
 		for (i = 0; i < RTE_DIM(counters); i++) {
 			snprintf(key, sizeof(key), "%s_%s", side_name[side], counters[i].name);
 			rte_tel_data_add_dict_u64(d, key, counter_sum(side, counters[i].off));

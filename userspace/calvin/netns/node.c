@@ -147,6 +147,27 @@ int xdp_intent(struct deploy *d, const char *node, const char *ifname)
 	return state_add(d->state, ST_XDP, ns, ifname, 0, 0);
 }
 
+/* The pass-everything program on one interface of a node, so that it
+ * accepts what its peer XDP_REDIRECTs or XDP_TXes into it (see
+ * kernel/pass.bpf.c); the caller journalled it with xdp_intent(). */
+int node_pass_attach(struct deploy *d, const char *node, const char *ifname)
+{
+	char ns[128], obj_dir[PATH_MAX];
+	int err, saved;
+
+	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
+	node_netns(ns, sizeof(ns), d->spec->name, node);
+	err = netns_enter(ns, &saved);
+	if (err)
+		return err;
+	err = calvin_xdp_pass_attach(obj_dir, if_index(ifname));
+	netns_leave(saved);
+	if (err)
+		calvin_err("%s: Failed to attach XDP pass program to %s: %s", node, ifname,
+			   strerror(-err));
+	return err;
+}
+
 /* The server reflects probes in XDP and passes the rest to its own stack;
  * the probe's veth gets a pass-through program so that it accepts the frames
  * the first VNF redirects to it. */
@@ -179,15 +200,7 @@ static int netns_server(struct deploy *d)
 		calvin_err("%s: Failed to attach XDP reflector: %s", s->server.name, strerror(-err));
 		return err;
 	}
-	node_netns(ns, sizeof(ns), s->name, PROBE_NODE);
-	err = netns_enter(ns, &saved);
-	if (err)
-		return err;
-	err = calvin_xdp_pass_attach(obj_dir, if_index(IF_EAST));
-	netns_leave(saved);
-	if (err)
-		calvin_err("probe: Failed to attach XDP pass program: %s", strerror(-err));
-	return err;
+	return node_pass_attach(d, PROBE_NODE, IF_EAST);
 }
 
 /* Every name the deployment will journal: namespaces and DPDK runtime

@@ -13,9 +13,11 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/close_range.h>
 
 #include "isolate/isolate.h"
 #include "netns.h"
+#include "ready.h"
 #include "util.h"
 #include "vnf_argv.h"
 
@@ -88,6 +90,10 @@ static void vnf_child(struct deploy *d, unsigned int i, struct calvin_vnf_argv *
 		_exit(1);
 	}
 	snprintf(a->ready_fd, sizeof(a->ready_fd), "%d", ready);
+	/* Only the ready fd goes on: a lock whoever ran calvin holds (flock(1)
+	 * passes its fd on) must not live as long as the VNF. */
+	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+	fcntl(ready, F_SETFD, 0);
 	execv(a->argv[0], a->argv);
 	fprintf(stderr, "calvin: cannot run %s: %s\n", a->argv[0], strerror(errno));
 	_exit(127);
@@ -110,11 +116,11 @@ static void last_line(const char *log, char *out, size_t len)
 	fclose(f);
 }
 
-/* Wait for "ready\n" on fd. */
-static int vnf_wait_ready(int fd, pid_t pid)
+/* Wait for the ready line on fd; pmd[] gets what it says of each port. */
+static int vnf_wait_ready(int fd, int pmd[CALVIN_READY_SIDES])
 {
-	struct pollfd p = {.fd = fd, .events = POLLIN};
-	char buf[64];
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[128];
 	ssize_t n;
 	int r;
 
@@ -127,13 +133,42 @@ static int vnf_wait_ready(int fd, pid_t pid)
 	if (n <= 0)
 		return -ECHILD;
 	buf[n] = '\0';
-	return strncmp(buf, "ready", 5) ? -EPROTO : 0;
+	return calvin_ready_parse(buf, pmd);
+}
+
+/* An af_packet port on a veth sees nothing its neighbour's XDP program
+ * redirects or bounces to it unless the veth has an XDP program of its
+ * own: give it the pass program (journalled before the VNF started). */
+static int vnf_ports_finish(struct deploy *d, unsigned int i, const int pmd[CALVIN_READY_SIDES],
+			    const char *log)
+{
+	static const char *const ifname[CALVIN_READY_SIDES] = { IF_WEST, IF_EAST };
+	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
+	bool fell_back[CALVIN_READY_SIDES] = { false };
+	int side, err;
+
+	for (side = 0; side < CALVIN_READY_SIDES; side++) {
+		if (pmd[side] != CALVIN_PMD_AF_PACKET)
+			continue;
+		err = node_pass_attach(d, calvin_vnf_node(v), ifname[side]);
+		if (err)
+			return err;
+		fell_back[side] = v->pmd != CALVIN_PMD_AF_PACKET;
+	}
+	if (fell_back[CALVIN_READY_WEST] || fell_back[CALVIN_READY_EAST])
+		calvin_err("%s: warning: af_xdp unavailable on %s; using af_packet (why: %s)",
+			   v->name,
+			   !fell_back[CALVIN_READY_EAST]   ? IF_WEST
+			   : !fell_back[CALVIN_READY_WEST] ? IF_EAST
+							   : IF_WEST " and " IF_EAST,
+			   log);
+	return 0;
 }
 
 int netns_user_vnf(struct deploy *d, unsigned int i)
 {
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
-	int go[2], ready[2], err;
+	int go[2], ready[2], pmd[CALVIN_READY_SIDES], err;
 	char path[PATH_MAX], ns[128], log[PATH_MAX + 64], why[512], bin[PATH_MAX];
 	struct calvin_vnf_argv a;
 	unsigned long long st;
@@ -190,9 +225,11 @@ int netns_user_vnf(struct deploy *d, unsigned int i)
 		err = -errno;
 		goto close_ready;
 	}
-	err = vnf_wait_ready(ready[0], pid);
-	/* Ctrl-C: not the VNF's fault; the rollback stops it */
-	if (err && err != -EINTR) {
+	err = vnf_wait_ready(ready[0], pmd);
+	if (!err) {
+		err = vnf_ports_finish(d, i, pmd, log);
+	} else if (err != -EINTR) {
+		/* Ctrl-C is not the VNF's fault; the rollback stops it */
 		last_line(log, why, sizeof(why));
 		calvin_err("%s: user VNF did not start: %s", v->name, why);
 	}
