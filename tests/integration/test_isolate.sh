@@ -102,37 +102,43 @@ $CALVIN probe -c 200 $A >"$TMP/report" || fail "probe of the isolated chain fail
 grep -q "^loss 0/200 " "$TMP/report" || fail "probes lost: $(grep ^loss "$TMP/report")"
 grep -q "^hop records 4..4 " "$TMP/report" || fail "$(grep '^hop records' "$TMP/report")"
 
-# a chain that is not isolated cannot pin a VNF to an isolated core
-$CALVIN up "$SPEC_P" 2>"$TMP/err" >/dev/null
-rc=$?
-[ $rc -eq 2 ] || fail "up of a pinned chain on an isolated core exited $rc, want 2"
-grep -q "CPU $cpu of user VNF fwd-u is isolated for other chains" "$TMP/err" ||
-	fail "no reason given: $(cat "$TMP/err")"
+# a chain that is not isolated keeps off the isolated core (the planner
+# never gives a core another chain holds; were it given, up would refuse)
+$CALVIN up "$SPEC_P" >/dev/null || fail "up of a pinned chain beside an isolated one failed"
+pid_p=$(vnf_pid $P)
+case ",$(allowed "$pid_p")," in *",$cpu,"*) fail "$P's VNF may run on isolated CPU $cpu" ;; esac
+$CALVIN down $P || fail "down of $P failed"
 assert_clean $P
 
-# no second chain on a core a SCHED_FIFO VNF polls
-$CALVIN up "$SPEC_B" 2>"$TMP/err" >/dev/null
-rc=$?
-[ $rc -eq 2 ] || fail "up of a chain sharing a FIFO VNF's core exited $rc, want 2"
-grep -q "would share CPU $cpu with chain $A, and a SCHED_FIFO poller" "$TMP/err" ||
-	fail "no reason given: $(cat "$TMP/err")"
+# nor does a second isolated chain share the core a SCHED_FIFO VNF polls
+$CALVIN up "$SPEC_B" >/dev/null || fail "up of a second isolated chain failed"
+pid_b=$(vnf_pid $B)
+case ",$(allowed "$pid_b")," in *",$cpu,"*) fail "$B's VNF may run on FIFO CPU $cpu" ;; esac
+$CALVIN down $B || fail "down of $B failed"
 assert_clean $B
 $CALVIN down $A || fail "down of $A failed"
 assert_restored "$TMP/before"
 echo "restored after one chain: every setting and every thread as before"
 
-# two isolated chains share the host-wide part
+# two isolated chains share the host-wide part: each needs a core of its
+# own besides housekeeping (tests/unit/test_isolate_tree covers two chains
+# on a fake host of any size)
+if [ "$(nproc)" -lt 3 ]; then
+	echo "two isolated chains sharing isolation: needs 3 CPUs, this host has $(nproc)"
+	echo ok
+	exit 0
+fi
 $CALVIN up "$SPEC_A2" >/dev/null || fail "up of $A without realtime options failed"
 $CALVIN up "$SPEC_B" || fail "up of a second isolated chain failed"
 grep -q "^chain $B " /run/calvin/isolation.host || fail "$B is not in the host record"
 pid_b=$(vnf_pid $B)
-[ "$(allowed "$pid_b")" = "$cpu" ] || fail "$B's VNF may run on $(allowed "$pid_b")"
+cpu_b=$(allowed "$pid_b")
 [ -z "$V1" ] || [ "$(cat "/proc/$pid_b/cpuset")" = /calvin-isolated ] ||
 	fail "$B's VNF is in $(cat "/proc/$pid_b/cpuset")"
 $CALVIN down $A || fail "down of $A failed"
 [ -e /run/calvin/isolation.host ] || fail "isolation undone while $B still needs it"
 [ -z "$V1" ] || [ "$(cat "$V1/cpuset.sched_load_balance")" = 0 ] || fail "root balances again while $B is up"
-[ "$(allowed "$pid_b")" = "$cpu" ] || fail "$B's VNF lost its core when $A went down"
+[ "$(allowed "$pid_b")" = "$cpu_b" ] || fail "$B's VNF lost its core when $A went down"
 $CALVIN down $B || fail "down of $B failed"
 [ ! -e /run/calvin/isolation.host ] || fail "the host record outlived the last chain"
 assert_restored "$TMP/before"

@@ -30,7 +30,7 @@ sed -i 's/^  - name: fwd-u/  - name: acl\n    kind: acl\n    node: fwd-k\n&/' "$
 refused "$SPEC" "node 'fwd-k' holds 2 VNFs, but the libvirt backend runs one VNF per VM"
 
 $CALVIN plan chains/tactile-fwd-vm.yaml >"$TMP/plan" || fail "calvin plan failed"
-grep -Eq '^  nodes +VMs under (KVM|TCG)' "$TMP/plan" || fail "plan does not name the accelerator"
+grep -Eq '^nodes: VMs under (KVM|TCG)' "$TMP/plan" || fail "plan does not name the accelerator"
 head -n 1 /run/calvin/accel | grep -Eqx 'kvm|tcg' || fail "no cached accelerator in /run/calvin/accel"
 echo "accelerator: $(paste -sd' ' /run/calvin/accel)"
 echo ok

@@ -22,7 +22,7 @@ ifs=$(journalled_ifs $C)
 # Pinning, read back from libvirt: vCPU 1 on the VNF's core, vCPU 0 and
 # the emulator threads on housekeeping.
 plan=$($CALVIN -j plan "$SPEC")
-hk=$(echo "$plan" | grep -o '"housekeeping":[0-9]*' | cut -d: -f2)
+hk=$(echo "$plan" | grep -o '"housekeeping":\[[0-9]*' | grep -o '[0-9]*$')
 cpu=$(echo "$plan" | grep -o '"cpu":[0-9]*' | head -n 1 | cut -d: -f2)
 pins=$(virsh vcpupin calvin-$C.fwd-k | awk '$1 ~ /^[0-9]+$/ { print $1 "=" $2 }' | paste -sd' ')
 [ "$pins" = "0=$hk 1=$cpu" ] || fail "vcpupin says '$pins', the plan '0=$hk 1=$cpu'"

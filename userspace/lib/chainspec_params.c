@@ -110,6 +110,10 @@ static int set_path(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n
 		    k->name, size - 1);
 	memcpy(out, c->path, dirlen);
 	strcpy(out + dirlen, s);
+	/* a VNF's key file: where it is written, for the deployed copy that
+	 * names it absolutely (other paths, like a guest image, are not VNFs') */
+	if (!c->vnf)
+		return 0;
 	c->vnf->key_file_pos.line = (int)n->start_mark.line + 1;
 	c->vnf->key_file_pos.col = (int)n->start_mark.column + 1;
 	c->vnf->key_file_span.start = (uint32_t)n->start_mark.index;

@@ -386,6 +386,8 @@ static int set_vnf(struct spec_ctx *c, yaml_node_t *in, unsigned int i)
 		err = vnf_after(c, vnf, &seen);
 	if (!err && kinds[kind].after)
 		err = kinds[kind].after(c, vnf, &seen);
+	/* values of sections after the VNFs belong to no VNF */
+	c->vnf = NULL;
 	if (err)
 		return err;
 	c->vnf_name[i] = seen.val[VNF_NAME];
