@@ -37,7 +37,8 @@ AGENT_SRCS := userspace/agent/main.c userspace/agent/vnf.c $(AGENT_SHARED_SRCS)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/%.o)
 AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.o
 CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
-	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c) $(LOADER_SRCS) \
+	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c userspace/calvin/bench/*.c) \
+	$(LOADER_SRCS) \
 	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c
 CALVIN_OBJS := $(CALVIN_SRCS:%.c=$(B)/%.o)
 VNF_SRCS := $(wildcard userspace/vnf/*.c)
@@ -66,8 +67,8 @@ all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
 
 .PHONY: build
-build: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-agent $(BPF_OBJS) $(UNIT_BINS) $(BPFTEST_BINS) \
-	$(FUZZ_BINS) $(TOOL_BINS)
+build: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-agent $(B)/calvin-relay $(BPF_OBJS) $(UNIT_BINS) \
+	$(BPFTEST_BINS) $(FUZZ_BINS) $(TOOL_BINS)
 
 # Installs only what is missing; apt-get update runs once, only if needed.
 deps: $(DEPS_STAMP)
@@ -146,6 +147,10 @@ $(B)/userspace/vnf/%.o: userspace/vnf/%.c
 $(B)/calvin-agent: $(AGENT_OBJS) $(LOADER_SRCS:%.c=$(B)/%.o) $(B)/lib/libcalvin.a
 	$(CC) $(CFLAGS) -o $@ $^ -Wl,--as-needed $(call pc,--libs libxdp libbpf) $(LIB_LDLIBS)
 
+# The conventional stack's relay and echo server (calvin bench).
+$(B)/calvin-relay: $(B)/userspace/relay/relay.o $(B)/lib/libcalvin.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
+
 # The tests' host-side agent client.
 $(B)/tests/tools/agentctl: tests/tools/agentctl.c $(AGENT_CLIENT_OBJS) $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
@@ -187,11 +192,12 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 # calvin finds calvin-vnf and the XDP objects in ../lib/calvin from its own
 # directory (calvin_lib_dir() in userspace/calvin/util.c).
 PREFIX ?= /usr/local
-install: $(B)/calvin $(B)/calvin-vnf $(BPF_OBJS)
+install: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-relay $(BPF_OBJS)
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/calvin/kernel \
 		$(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(B)/calvin $(DESTDIR)$(PREFIX)/sbin/calvin
 	install -m 0755 $(B)/calvin-vnf $(DESTDIR)$(PREFIX)/lib/calvin/calvin-vnf
+	install -m 0755 $(B)/calvin-relay $(DESTDIR)$(PREFIX)/lib/calvin/calvin-relay
 	install -m 0644 $(BPF_OBJS) $(DESTDIR)$(PREFIX)/lib/calvin/kernel/
 	install -m 0644 doc/calvin.8 $(DESTDIR)$(PREFIX)/share/man/man8/calvin.8
 

@@ -39,6 +39,7 @@ while read -r line; do
 		args=$(echo "$form" | sed -e 's/^calvin //' -e 's/\[-c N\]/-c 10/; s/\[-r RATE\]/-r 100/' \
 			-e 's/\[-p\]/-p/; s/\[-s BYTES\]/-s 256/; s/\[--check\]/--check/' \
 			-e "s|\\[--raw FILE\\]|--raw $TMP/raw|; s|\\[-o DIR\\]|-o $TMP/o|; s|CHAIN.yaml|chains/tactile-fwd.yaml|" \
+			-e 's/\[-n ROUNDS\]/-n 1/; s/\[-t SECONDS\]/-t 1/; s/^bench MODE/bench pinning/' \
 			-e 's/CHAIN | --all/--all/; s/\[CHAIN\]/x-chain/; s/CHAIN/x-chain/' \
 			-e 's/NODE/probe/; s/CMD \[ARG...\]/true/; s/\[COMMAND\]/probe/; s|FILE|'"$TMP/key"'|')
 		# exec: what follows "--" is the command's, --help included

@@ -90,6 +90,12 @@ struct node_backend {
 			  size_t len);
 	/* new parameters for a running kernel VNF (live update) */
 	int (*kernel_update)(const struct calvin_chain_spec *s, unsigned int vnf);
+	/* `calvin bench wakeup` where the VNF's cores are not the host's (a
+	 * VM): cyclictest for seconds on the CPU VNF vnf runs on, its
+	 * histogram output (lib/cyclictest.h) into out. NULL: the bench runs
+	 * cyclictest on the host's cores itself. */
+	int (*guest_cyclictest)(const struct calvin_chain_spec *s, unsigned int vnf,
+				unsigned int seconds, char *out, size_t len);
 
 	/* Undo everything the journal names; harmless to call twice, and
 	 * after a crash at any point of a deployment. */

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "bench/bench.h"
 #include "commands.h"
 #include "isolate/isolate.h"
 #include "util.h"
@@ -65,9 +66,14 @@ static int down_all(void)
 	size_t n;
 	DIR *dir;
 
+	/* what a killed calvin bench started and deployed (a running one
+	 * keeps its own: -EBUSY) */
+	r = bench_journal_recover();
+	if (r && r != -EBUSY)
+		rc = CALVIN_EXIT_FAIL;
 	dir = opendir(calvin_run_dir());
 	if (!dir)
-		return 0;
+		return rc;
 	while ((de = readdir(dir))) {
 		n = strlen(de->d_name);
 		if (n <= 6 || strcmp(de->d_name + n - 6, ".state"))

@@ -19,7 +19,15 @@ struct probe_args {
 	bool check;	 /* exit CALVIN_EXIT_OVER_BUDGET when the verdict is not within budget */
 };
 
-/* Most positional arguments a subcommand takes (exec: CHAIN NODE). */
+/* Command-line settings of `calvin bench` (0 or NULL: the mode's default). */
+struct bench_args {
+	unsigned int rounds;  /* -n: rounds of every configuration */
+	unsigned int count;   /* -c: probes per configuration and round */
+	unsigned int seconds; /* -t: seconds of each measurement that runs for a time */
+	const char *outdir;   /* -o: the report directory */
+};
+
+/* Most positional arguments a subcommand takes (exec: CHAIN NODE; bench: MODE CHAIN). */
 #define CMD_MAX_ARGS 2
 
 /* A subcommand's command line, parsed (cmdline.c). */
@@ -30,6 +38,7 @@ struct cmd_args {
 	bool help;		 /* -h, --help: print the usage, do nothing else */
 	struct probe_args probe; /* probe, run */
 	bool all;		 /* down --all */
+	struct bench_args bench; /* bench */
 };
 
 /* A subcommand: the dispatch table in main.c holds one per command, with
@@ -64,6 +73,7 @@ int cmd_down(const struct cmd_args *a);
 int cmd_run(const struct cmd_args *a);
 int cmd_exec(const struct cmd_args *a);
 int cmd_keygen(const struct cmd_args *a);
+int cmd_bench(const struct cmd_args *a);
 
 /* Options of probe and run, and down's --all. */
 extern const struct option probe_options[];
@@ -71,6 +81,9 @@ extern const struct option probe_options[];
 int probe_option(struct cmd_args *a, int c, const char *arg);
 extern const struct option down_options[];
 int down_option(struct cmd_args *a, int c, const char *arg);
+extern const struct option bench_options[];
+#define BENCH_SHORTOPTS "n:c:t:o:"
+int bench_option(struct cmd_args *a, int c, const char *arg);
 
 /* -j on any subcommand */
 extern bool calvin_json;
@@ -125,5 +138,9 @@ struct calvin_probe_result;
 int report_dir_write(const char *dir, const struct calvin_chain_spec *spec,
 		     const struct calvin_probe_result *r, FILE *raw, const char *placement,
 		     const char *command);
+/* "2 CPUs online, AMD EPYC, Linux 6.18": the machine, for reports. */
+void report_host_line(char *buf, size_t len);
+/* gnuplot SCRIPT in dir, quietly; 0 when it drew everything. */
+int report_gnuplot_run(const char *dir, const char *script);
 
 #endif /* CALVIN_COMMANDS_H */

@@ -91,7 +91,8 @@ static const struct calvin_cmd cmds[] = {
 	  .summary = "tear down (idempotent)",
 	  .usage = "Remove everything a deployment of CHAIN created, as its journal names it,\n"
 		   "also after a crash at any point of 'calvin up'. Harmless to repeat.\n\n"
-		   "      --all         every deployed chain\n",
+		   "      --all         every deployed chain, and what a killed 'calvin bench'\n"
+		   "                    started and deployed\n",
 	  .opts = down_options,
 	  .opt = down_option },
 	{ .name = "run",
@@ -106,6 +107,35 @@ static const struct calvin_cmd cmds[] = {
 	  .opts = probe_options,
 	  .shortopts = PROBE_SHORTOPTS,
 	  .opt = probe_option },
+	{ .name = "bench",
+	  .run = cmd_bench,
+	  .min_args = 2,
+	  .max_args = 2,
+	  .synopsis = "MODE CHAIN.yaml [-n ROUNDS] [-c N] [-t SECONDS] [-o DIR]",
+	  .summary = "benchmarks: baseline, pinning, wakeup, throughput",
+	  .usage =
+	      "Deploy the chain in several configurations, in alternating rounds, measure\n"
+	      "them side by side and write a report directory: report.md with tables and\n"
+	      "pictures, samples.csv, the gnuplot script, each configuration's chain file.\n"
+	      "MODE is one of:\n"
+	      "  baseline    the chain as calvin deploys it against the same topology on the\n"
+	      "              conventional stack (Linux forwarding, a UDP socket relay, a UDP\n"
+	      "              echo server): RTT by calvin's probe and by sockperf\n"
+	      "  pinning     placement shared, pinned and isolated, each idle and under\n"
+	      "              stress-ng: RTT percentiles, jitter, variability against shared\n"
+	      "  wakeup      cyclictest on the VNFs' cores under the same conditions\n"
+	      "  throughput  the no-drop rate (loss <= 0.001%) at 64 and 1400 bytes, burst 1\n"
+	      "              and 32, against the conventional stack; TCP goodput (iperf3)\n"
+	      "What a bench starts and deploys is gone when it ends, on Ctrl-C too; after a\n"
+	      "SIGKILL, the next 'calvin bench' or 'calvin down --all' removes it.\n\n"
+	      "  -n, --rounds N    rounds; each runs every configuration once\n"
+	      "  -c, --count N     probes per configuration and round (baseline, pinning)\n"
+	      "  -t, --time S      seconds per measurement: sockperf (baseline), cyclictest\n"
+	      "                    (wakeup), each trial and iperf3 (throughput)\n"
+	      "  -o, --output DIR  the report directory (default bench/results/MODE-CHAIN-DATE)\n",
+	  .opts = bench_options,
+	  .shortopts = BENCH_SHORTOPTS,
+	  .opt = bench_option },
 	{ .name = "keygen",
 	  .run = cmd_keygen,
 	  .min_args = 1,

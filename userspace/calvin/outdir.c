@@ -20,7 +20,7 @@
 
 /* "2 CPUs, AMD EPYC 7B13, Linux 6.18.44": what a reader needs to weigh
  * the figures. */
-static void host_line(char *buf, size_t len)
+void report_host_line(char *buf, size_t len)
 {
 	char line[256], model[128] = "unknown CPU";
 	struct utsname u;
@@ -54,8 +54,7 @@ static FILE *open_in(const char *dir, const char *name, char *path, size_t len)
 	return f;
 }
 
-/* gnuplot in dir, quietly; 0 when it drew everything. */
-static int draw(const char *dir)
+int report_gnuplot_run(const char *dir, const char *script)
 {
 	int status, null;
 	pid_t pid;
@@ -73,7 +72,7 @@ static int draw(const char *dir)
 		}
 		if (chdir(dir) < 0)
 			_exit(126);
-		execlp("gnuplot", "gnuplot", "plot.gp", (char *)NULL);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -111,7 +110,7 @@ static int write_reports(const char *dir, const struct calvin_chain_spec *spec,
 		return -EIO;
 	calvin_report_gnuplot(f, spec, r);
 	fclose(f);
-	meta->pictures = rows > 0 && draw(dir) == 0;
+	meta->pictures = rows > 0 && report_gnuplot_run(dir, "plot.gp") == 0;
 	if (rows > 0 && !meta->pictures)
 		calvin_err("gnuplot could not draw the pictures in %s (is it installed?); the "
 			   "report and samples are there",
@@ -138,7 +137,7 @@ int report_dir_write(const char *dir, const struct calvin_chain_spec *spec,
 		return err;
 	}
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
-	host_line(host, sizeof(host));
+	report_host_line(host, sizeof(host));
 	meta.date = date;
 	meta.host = host;
 	return write_reports(dir, spec, r, raw, &meta);

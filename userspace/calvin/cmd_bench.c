@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* calvin bench MODE CHAIN.yaml: the benchmarks users run to decide how to
+ * deploy a latency-critical chain. Each mode (bench/: baseline, pinning,
+ * wakeup, throughput) runs its configurations in alternating rounds in one
+ * session and writes a report directory. Whatever it starts or deploys is
+ * journalled first (bench/journal.c) and gone when it ends, on Ctrl-C too;
+ * after a SIGKILL the next `calvin bench` or `calvin down --all` removes it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/bench.h"
+#include "state.h"
+#include "util.h"
+
+static const struct bench_mode modes[] = {
+	{ .name = "baseline", .rounds = 3, .count = 1000, .seconds = 2, .run = bench_baseline },
+	{ .name = "pinning", .rounds = 3, .count = 1000, .seconds = 0, .run = bench_pinning },
+	{ .name = "wakeup", .rounds = 2, .count = 0, .seconds = 5, .run = bench_wakeup },
+	{ .name = "throughput",
+	  .rounds = 2,
+	  .count = 0,
+	  .seconds = 1,
+	  .run = bench_throughput,
+	  .plot = bench_throughput_plot,
+	  .files = "- `trials.csv`: every trial of the no-drop-rate searches (offered rate, "
+		   "frames sent and received)\n- `tcp.csv`: iperf3's TCP goodput per round\n" },
+};
+
+const struct option bench_options[] = {
+	{ "rounds", required_argument, NULL, 'n' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "time", required_argument, NULL, 't' },
+	{ "output", required_argument, NULL, 'o' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_count(const char *opt, const char *s, unsigned int hi, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || end == s || v < 1 || v > hi) {
+		calvin_err("option %s: '%s' is not a number from 1 to %u", opt, s, hi);
+		return CALVIN_EXIT_USAGE;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+int bench_option(struct cmd_args *args, int c, const char *arg)
+{
+	struct bench_args *a = &args->bench;
+
+	switch (c) {
+	case 'n':
+		return parse_count("-n", arg, 1000, &a->rounds);
+	case 'c':
+		return parse_count("-c", arg, 1000000, &a->count);
+	case 't':
+		return parse_count("-t", arg, 3600, &a->seconds);
+	case 'o':
+		a->outdir = arg;
+		return 0;
+	}
+	return CALVIN_EXIT_USAGE;
+}
+
+static const struct bench_mode *find_mode(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(modes[i].name, name))
+			return &modes[i];
+	calvin_err("no bench mode '%s'; use baseline, pinning, wakeup or throughput", name);
+	return NULL;
+}
+
+static int read_text(const char *path, char **text, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	size_t cap = 0;
+
+	*text = NULL;
+	*len = 0;
+	if (!f)
+		return -errno;
+	for (;;) {
+		char *t = realloc(*text, cap + 4096);
+
+		if (!t) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		*text = t;
+		*len += fread(*text + *len, 1, 4096, f);
+		cap += 4096;
+		if (*len < cap)
+			break;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* A chain calvin bench deploys itself must not be deployed already:
+ * `calvin up` would change the deployed one instead. */
+static int not_deployed(const char *chain)
+{
+	char path[PATH_MAX];
+
+	if (state_file(path, sizeof(path), chain, ".state") || access(path, F_OK) < 0)
+		return 0;
+	calvin_err("chain %s is deployed; calvin bench deploys it itself: take it down first "
+		   "('calvin down %s')",
+		   chain, chain);
+	return CALVIN_EXIT_USAGE;
+}
+
+static int setup(struct bench *b, const struct cmd_args *a)
+{
+	const struct bench_args *o = &a->bench;
+	char date[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	int rc, err;
+
+	rc = load_spec(a->arg[1], &b->spec);
+	if (!rc)
+		rc = need_root("calvin bench");
+	if (!rc)
+		rc = state_dir_check(false);
+	if (!rc)
+		rc = not_deployed(b->spec.name);
+	if (rc)
+		return rc;
+	err = read_text(a->arg[1], &b->text, &b->len);
+	if (err) {
+		calvin_err("%s: cannot read: %s", a->arg[1], strerror(-err));
+		return CALVIN_EXIT_USAGE;
+	}
+	b->rounds = o->rounds ? o->rounds : b->mode->rounds;
+	b->count = o->count ? o->count : b->mode->count;
+	b->seconds = o->seconds ? o->seconds : b->mode->seconds;
+	/* VMs under an emulator boot in seconds and run slowly: short rounds */
+	if (b->spec.backend == CALVIN_BACKEND_LIBVIRT) {
+		b->rounds = o->rounds ? o->rounds : 1;
+		b->count = o->count ? o->count : b->count / 5;
+	}
+	strftime(date, sizeof(date), "%Y%m%d-%H%M%S", localtime_r(&t, &tm));
+	if (o->outdir)
+		snprintf(b->outdir, sizeof(b->outdir), "%s", o->outdir);
+	else
+		snprintf(b->outdir, sizeof(b->outdir), "bench/results/%s-%s-%s", b->mode->name,
+			 b->spec.name, date);
+	err = mkdir_p(b->outdir, 0755);
+	if (err) {
+		calvin_err("cannot create the report directory %s: %s", b->outdir, strerror(-err));
+		return CALVIN_EXIT_USAGE;
+	}
+	snprintf(b->command, sizeof(b->command),
+		 "calvin bench %s %.256s -n %u%s%.0u%s%.0u -o %.512s", b->mode->name, a->arg[1],
+		 b->rounds, b->count ? " -c " : "", b->count, b->seconds ? " -t " : "", b->seconds,
+		 b->outdir);
+	b->progress = isatty(STDERR_FILENO);
+	sched_getaffinity(0, sizeof(b->affinity), &b->affinity);
+	return 0;
+}
+
+int cmd_bench(const struct cmd_args *a)
+{
+	struct bench *b = calloc(1, sizeof(*b));
+	size_t i;
+	int rc;
+
+	if (!b)
+		return CALVIN_EXIT_FAIL;
+	b->journal.fd = -1;
+	b->mode = find_mode(a->arg[0]);
+	rc = b->mode ? setup(b, a) : CALVIN_EXIT_USAGE;
+	if (rc)
+		goto out;
+	catch_quit_signals();
+	rc = bench_journal_open(&b->journal);
+	if (rc)
+		goto out;
+	bench_describe_machine(b);
+	rc = b->mode->run(b);
+	if (b->progress)
+		fputs("\r\033[K", stderr);
+	/* every process and chain of the run is gone unless a tear-down failed */
+	bench_journal_close(&b->journal, rc != CALVIN_EXIT_FAIL);
+	printf("calvin bench %s: report in %s/report.md\n", b->mode->name, b->outdir);
+	if (calvin_quit)
+		rc = quit_status();
+out:
+	for (i = 0; i < b->nr_series; i++)
+		calvin_bench_series_free(&b->series[i]);
+	free(b->series);
+	free(b->text);
+	free(b);
+	return rc;
+}
