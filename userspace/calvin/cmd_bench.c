@@ -18,7 +18,7 @@
 
 static const struct bench_mode modes[] = {
 	{ .name = "baseline", .rounds = 3, .count = 1000, .seconds = 2, .run = bench_baseline },
-	{ .name = "pinning", .rounds = 3, .count = 1000, .seconds = 0, .run = bench_pinning },
+	{ .name = "pinning", .rounds = 3, .count = 1000, .seconds = 1, .run = bench_pinning },
 	{ .name = "wakeup", .rounds = 2, .count = 0, .seconds = 5, .run = bench_wakeup },
 	{ .name = "throughput",
 	  .rounds = 2,
@@ -53,6 +53,21 @@ static int parse_count(const char *opt, const char *s, unsigned int hi, unsigned
 	return 0;
 }
 
+static int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || end == s || !(v >= 0.1 && v <= 3600)) {
+		calvin_err("option -t: '%s' is not a number of seconds from 0.1 to 3600", s);
+		return CALVIN_EXIT_USAGE;
+	}
+	*out = v;
+	return 0;
+}
+
 int bench_option(struct cmd_args *args, int c, const char *arg)
 {
 	struct bench_args *a = &args->bench;
@@ -63,7 +78,7 @@ int bench_option(struct cmd_args *args, int c, const char *arg)
 	case 'c':
 		return parse_count("-c", arg, 1000000, &a->count);
 	case 't':
-		return parse_count("-t", arg, 3600, &a->seconds);
+		return parse_seconds(arg, &a->seconds);
 	case 'o':
 		a->outdir = arg;
 		return 0;
@@ -135,6 +150,11 @@ static int setup(struct bench *b, const struct cmd_args *a)
 		rc = need_root("calvin bench");
 	if (!rc)
 		rc = state_dir_check(false);
+	/* a killed bench's chain is not the user's: take it down first */
+	if (!rc && bench_journal_recover() == -EBUSY) {
+		calvin_err("another calvin bench is running; wait for it to finish");
+		rc = CALVIN_EXIT_USAGE;
+	}
 	if (!rc)
 		rc = not_deployed(b->spec.name);
 	if (rc)
@@ -146,7 +166,8 @@ static int setup(struct bench *b, const struct cmd_args *a)
 	}
 	b->rounds = o->rounds ? o->rounds : b->mode->rounds;
 	b->count = o->count ? o->count : b->mode->count;
-	b->seconds = o->seconds ? o->seconds : b->mode->seconds;
+	b->seconds = o->seconds > 0 ? o->seconds : b->mode->seconds;
+	b->tool_seconds = b->seconds < 1 ? 1 : (unsigned int)(b->seconds + 0.999);
 	/* VMs under an emulator boot in seconds and run slowly: short rounds */
 	if (b->spec.backend == CALVIN_BACKEND_LIBVIRT) {
 		b->rounds = o->rounds ? o->rounds : 1;
@@ -164,9 +185,8 @@ static int setup(struct bench *b, const struct cmd_args *a)
 		return CALVIN_EXIT_USAGE;
 	}
 	snprintf(b->command, sizeof(b->command),
-		 "calvin bench %s %.256s -n %u%s%.0u%s%.0u -o %.512s", b->mode->name, a->arg[1],
-		 b->rounds, b->count ? " -c " : "", b->count, b->seconds ? " -t " : "", b->seconds,
-		 b->outdir);
+		 "calvin bench %s %.256s -n %u%s%.0u -t %g -o %.512s", b->mode->name, a->arg[1],
+		 b->rounds, b->count ? " -c " : "", b->count, b->seconds, b->outdir);
 	b->progress = isatty(STDERR_FILENO);
 	sched_getaffinity(0, sizeof(b->affinity), &b->affinity);
 	return 0;

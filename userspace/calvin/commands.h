@@ -23,7 +23,7 @@ struct probe_args {
 struct bench_args {
 	unsigned int rounds;  /* -n: rounds of every configuration */
 	unsigned int count;   /* -c: probes per configuration and round */
-	unsigned int seconds; /* -t: seconds of each measurement that runs for a time */
+	double seconds;	      /* -t: seconds of each measurement that runs for a time */
 	const char *outdir;   /* -o: the report directory */
 };
 

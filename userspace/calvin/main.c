@@ -130,8 +130,9 @@ static const struct calvin_cmd cmds[] = {
 	      "SIGKILL, the next 'calvin bench' or 'calvin down --all' removes it.\n\n"
 	      "  -n, --rounds N    rounds; each runs every configuration once\n"
 	      "  -c, --count N     probes per configuration and round (baseline, pinning)\n"
-	      "  -t, --time S      seconds per measurement: sockperf (baseline), cyclictest\n"
-	      "                    (wakeup), each trial and iperf3 (throughput)\n"
+	      "  -t, --time S      seconds per measurement (decimals allowed): sockperf\n"
+	      "                    (baseline), cyclictest (wakeup), each trial and iperf3\n"
+	      "                    (throughput); tools that count whole seconds get at least 1\n"
 	      "  -o, --output DIR  the report directory (default bench/results/MODE-CHAIN-DATE)\n",
 	  .opts = bench_options,
 	  .shortopts = BENCH_SHORTOPTS,

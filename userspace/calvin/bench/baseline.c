@@ -52,9 +52,9 @@ static int sockperf(struct bench *b, const struct calvin_chain_spec *spec, const
 	if (fd < 0)
 		return -errno;
 	close(fd);
-	snprintf(secs, sizeof(secs), "%u", b->seconds);
+	snprintf(secs, sizeof(secs), "%u", b->tool_seconds);
 	snprintf(size, sizeof(size), "%u", spec->probe.size);
-	rc = bench_node_run(spec, PROBE_NODE, argv, -1, (int)(b->seconds + 20) * 1000);
+	rc = bench_node_run(spec, PROBE_NODE, argv, -1, (int)(b->tool_seconds + 20) * 1000);
 	f = fopen(log, "re");
 	unlink(log);
 	if (!f)
@@ -163,7 +163,8 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 	snprintf(settings, sizeof(settings),
 		 "per stack and round: %u calvin probes paced at %u/s (%u-byte UDP payload), then "
 		 "sockperf ping-pong for %u s at 1000 messages/s, %u-byte messages",
-		 b->count, x->spec.probe.rate, x->spec.probe.size, b->seconds, x->spec.probe.size);
+		 b->count, x->spec.probe.rate, x->spec.probe.size, b->tool_seconds,
+		 x->spec.probe.size);
 	bench_md_header(b, f, settings);
 	stack_md(f, b, x);
 	if (x->failed[CALVIN] || x->failed[LINUX])

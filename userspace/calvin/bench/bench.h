@@ -104,7 +104,8 @@ struct bench;
 /* A mode: its name, its defaults, and what it runs. */
 struct bench_mode {
 	const char *name;
-	unsigned int rounds, count, seconds; /* defaults of -n, -c, -t */
+	unsigned int rounds, count; /* defaults of -n, -c */
+	double seconds;		    /* and -t */
 	int (*run)(struct bench *b);
 	/* pictures of its own, added to its gnuplot script (may be NULL) */
 	void (*plot)(struct bench *b, FILE *f);
@@ -119,7 +120,9 @@ struct bench {
 	size_t len;
 	char outdir[PATH_MAX];
 	char command[1024];
-	unsigned int rounds, count, seconds;
+	unsigned int rounds, count;
+	double seconds;		   /* -t */
+	unsigned int tool_seconds; /* -t for tools that count whole seconds: at least 1 */
 	struct bench_journal journal;
 	bool progress; /* a terminal: show where the run is */
 	bool emulated; /* VMs under TCG */

@@ -89,7 +89,8 @@ static int search(struct bench *b, struct tput *x, const struct calvin_chain_spe
 
 	bench_progress(b, "round %u/%u: %s, %u B: the generator's ceiling", round, b->rounds,
 		       r->label, r->frame_size);
-	err = bench_gen_trial(spec, flow, r->frame_size, 0, CEILING_SECONDS, &g);
+	err = bench_gen_trial(spec, flow, r->frame_size, 0,
+			      b->seconds < CEILING_SECONDS ? b->seconds : CEILING_SECONDS, &g);
 	if (!err)
 		err = trial_add(x, row, round, 0, &g);
 	if (err)
@@ -151,13 +152,13 @@ static int iperf(struct bench *b, const struct calvin_chain_spec *spec, const ch
 	if (!out)
 		return -errno;
 	inet_pton(AF_INET, server, &at);
-	snprintf(secs, sizeof(secs), "%u", 2 * b->seconds > 2 ? 2 * b->seconds : 2);
+	snprintf(secs, sizeof(secs), "%u", 2 * b->tool_seconds);
 	err = bench_node_spawn(spec, spec->server.name, srv, -1, &pid);
 	if (!err)
 		err = bench_port_wait(spec, spec->server.name, at, IPERF_PORT, SOCK_STREAM, 10000);
 	if (!err)
 		err = bench_node_run(spec, PROBE_NODE, cli, fileno(out),
-				     (int)(2 * b->seconds + 30) * 1000) >= 0
+				     (int)(2 * b->tool_seconds + 30) * 1000) >= 0
 			  ? 0
 			  : -EIO;
 	len = ftell(out);
@@ -292,11 +293,11 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 
 	snprintf(settings, sizeof(settings),
 		 "per stack and round, for each frame size: the generator's ceiling (%.1f s "
-		 "unpaced), then a no-drop-rate search (loss at most 0.001%%, trials of %u s, "
+		 "unpaced), then a no-drop-rate search (loss at most 0.001%%, trials of %g s, "
 		 "resolution %.0f%% of the ceiling), UDP frames from the probe node counted at the "
 		 "server's interface; then iperf3 TCP for %u s",
 		 CEILING_SECONDS, b->seconds, NDR_RESOLUTION * 100,
-		 2 * b->seconds > 2 ? 2 * b->seconds : 2);
+		 2 * b->tool_seconds);
 	bench_md_header(b, f, settings);
 	if (x->failed)
 		fputs("**Some measurements failed**: calvin's messages said why; the figures are "

@@ -81,7 +81,7 @@ static int host_cyclictest(struct bench *b, const struct bench_config *c,
 
 	snprintf(threads, sizeof(threads), "%u", vnf_cpus(c, &cpus, &x.vnf) ?: 1);
 	calvin_cpumask_list(&cpus, list, sizeof(list));
-	snprintf(secs, sizeof(secs), "%u", b->seconds);
+	snprintf(secs, sizeof(secs), "%u", b->tool_seconds);
 	if (x.vnf < 0)
 		argv[14] = NULL; /* nothing pinned: one thread, wherever it runs */
 	out = tmpfile();
@@ -89,7 +89,7 @@ static int host_cyclictest(struct bench *b, const struct bench_config *c,
 		return -errno;
 	err = bench_spawn(&b->journal, argv, NULL, fileno(out), join_isolated, &x, &p);
 	if (!err) {
-		err = bench_wait(&p, (int)(b->seconds + 30) * 1000, &status);
+		err = bench_wait(&p, (int)(b->tool_seconds + 30) * 1000, &status);
 		bench_reap(&b->journal, &p, NULL);
 	}
 	if (!err && status) {
@@ -120,7 +120,7 @@ static int guest_cyclictest(struct bench *b, const struct bench_config *c,
 	int err = text ? 0 : -ENOMEM;
 
 	for (v = 0; !err && v < c->spec->nr_vnfs && !bench_stopped(); v++) {
-		err = be->guest_cyclictest(c->spec, v, b->seconds, text, len);
+		err = be->guest_cyclictest(c->spec, v, b->tool_seconds, text, len);
 		if (!err)
 			err = calvin_cyclictest_parse(text, strlen(text), &ct);
 		if (!err) {
@@ -157,7 +157,7 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 		 "cyclictest -m --policy=fifo -p " CT_PRIORITY " -i " CT_INTERVAL_US
 		 " -h " CT_BUCKETS " for %u s per configuration and round, one thread per "
 		 "VNF core (%s); interference as in `calvin bench pinning`",
-		 b->seconds,
+		 b->tool_seconds,
 		 b->spec.backend == CALVIN_BACKEND_LIBVIRT
 		     ? "in each VM, on the VNF's vCPU, by calvin-agent"
 		     : "on the host; one unpinned thread when nothing is pinned");
@@ -175,6 +175,6 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 
 int bench_wakeup(struct bench *b)
 {
-	return bench_policy_run(b, "wakeup", "wake-up latency", 4 * b->seconds + 120, measure,
+	return bench_policy_run(b, "wakeup", "wake-up latency", 4 * b->tool_seconds + 120, measure,
 				write_md);
 }

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# `calvin bench pinning`, a short run: placement shared, pinned and
+# isolated, idle and under stress-ng, one round of a few probes; its report
+# holds numbers for every configuration, nothing is left behind (chains,
+# stress-ng, the bench journal, CPU isolation); progress on a terminal only.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/bench_lib.sh"
+C=t-bpin
+SPEC=$(spec_copy chains/tactile-fwd.yaml $C)
+trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
+iso0=$(cat /sys/fs/cgroup/cpuset/cpuset.cpus 2>/dev/null)
+
+$CALVIN bench pinning "$SPEC" -n 1 -c 30 -o "$TMP/o" >"$TMP/out" 2>"$TMP/err" ||
+	fail "bench pinning failed: $(cat "$TMP/err")"
+grep -q "report in $TMP/o/report.md" "$TMP/out" || fail "no report line: $(cat "$TMP/out")"
+[ ! -s "$TMP/err" ] || fail "messages without a terminal: $(cat "$TMP/err")"
+check_report "$TMP/o" pinning rtt '(shared|pinned|isolated), (idle|stress)' \
+	shared-idle pinned-idle isolated-idle shared-stress pinned-stress isolated-stress
+grep -q '| pinned, stress | 30 | 0/30 |\|| pinned, stress | [0-9]* | [0-9]*/30 |' "$TMP/o/report.md" ||
+	fail "the table does not count pinned, stress's probes"
+grep -q 'jitter reduction' "$TMP/o/report.md" || fail "no variability reduction"
+grep -q 'Ocampo' "$TMP/o/report.md" || fail "no published figures beside the results"
+grep -q '^placement: isolated' "$TMP/o/chains/isolated-stress.yaml" || fail "variant not isolated"
+bench_clean $C
+[ "$(cat /sys/fs/cgroup/cpuset/cpuset.cpus 2>/dev/null)" = "$iso0" ] || fail "isolation not restored"
+[ ! -e "$CALVIN_RUN_DIR/isolation.host" ] || fail "the isolation record was left"
+
+# on a terminal, where the run is; -n and -c given land in the report's command
+script -qec "$CALVIN bench pinning $SPEC -n 1 -c 10 -o $TMP/t" /dev/null >"$TMP/tty" ||
+	fail "bench on a terminal failed: $(tail -n 3 "$TMP/tty")"
+grep -q "round 1/1: .*: measuring" "$TMP/tty" || fail "no progress on a terminal: $(cat "$TMP/tty")"
+grep -q "^- Command: \`calvin bench pinning $SPEC -n 1 -c 10 " "$TMP/t/report.md" ||
+	fail "the command line is not in the report"
+bench_clean $C
+
+# bad input: one line, exit 2, nothing made
+expect_bad "no bench mode 'pinnin'; use baseline, pinning, wakeup or throughput" \
+	$CALVIN bench pinnin "$SPEC"
+expect_bad "option -t: '0' is not a number of seconds" $CALVIN bench wakeup "$SPEC" -t 0
+$CALVIN up "$SPEC" >/dev/null || fail "up failed"
+expect_bad "chain $C is deployed; calvin bench deploys it itself" $CALVIN bench pinning "$SPEC"
+$CALVIN down $C
+echo ok
