@@ -296,8 +296,7 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 		 "unpaced), then a no-drop-rate search (loss at most 0.001%%, trials of %g s, "
 		 "resolution %.0f%% of the ceiling), UDP frames from the probe node counted at the "
 		 "server's interface; then iperf3 TCP for %u s",
-		 CEILING_SECONDS, b->seconds, NDR_RESOLUTION * 100,
-		 2 * b->tool_seconds);
+		 CEILING_SECONDS, b->seconds, NDR_RESOLUTION * 100, 2 * b->tool_seconds);
 	bench_md_header(b, f, settings);
 	if (x->failed)
 		fputs("**Some measurements failed**: calvin's messages said why; the figures are "
