@@ -35,7 +35,7 @@ counts_grew() { # CHAIN BEFORE MIN WHAT
 # Up the chain with fwd-u asking for ASK; both of its ports must end up on
 # GOT. Extra environment for `calvin up` (and so for calvin-vnf) in ENV.
 pmd_chain_test() { # CHAIN ASK GOT [ENV...]
-	local c=$1 ask=$2 got=$3 spec pid side before
+	local c=$1 ask=$2 got=$3 spec pid side before got_msgs
 	shift 3
 	spec=$(spec_copy chains/tactile-fwd.yaml "$c")
 	sed -i "s/^\(\s*\)pmd: af_xdp /\1pmd: $ask /" "$spec"
@@ -76,9 +76,12 @@ pmd_chain_test() { # CHAIN ASK GOT [ENV...]
 	timeout 60 $CALVIN exec "$c" probe -- sockperf ping-pong -i 10.70.0.2 -p 11111 -t 2 \
 		>"$TMP/sp.log" 2>&1 || fail "sockperf ping-pong failed: $(tail -3 "$TMP/sp.log")"
 	grep -q "Summary: Latency is" "$TMP/sp.log" || fail "sockperf printed no latency summary"
-	grep -Eq "ReceivedMessages=[1-9]" "$TMP/sp.log" || fail "sockperf received nothing"
+	# each reply sockperf got passed fwd-u twice: request west to east,
+	# reply east to west (how many there are depends on the load, not a rate)
+	got_msgs=$(grep -o "ReceivedMessages=[0-9]*" "$TMP/sp.log" | cut -d= -f2 | sort -n | tail -n 1)
+	[ "${got_msgs:-0}" -gt 0 ] || fail "sockperf received nothing"
 	grep -E "Summary: Latency is" "$TMP/sp.log"
-	counts_grew "$c" "$before" 100 "sockperf"
+	counts_grew "$c" "$before" "$got_msgs" "sockperf ($got_msgs replies)"
 
 	$CALVIN down "$c" || fail "calvin down failed"
 	assert_clean "$c"
