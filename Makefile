@@ -151,8 +151,9 @@ $(B)/tests/tools/agentctl: tests/tools/agentctl.c $(AGENT_CLIENT_OBJS) $(B)/lib/
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
-$(B)/calvin-vnf: $(VNF_OBJS) $(B)/lib/libcalvin.a
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libdpdk) $(LIB_LDLIBS)
+# calvin-vnf loads its ports' hand-over program (kernel/handover.c) with libbpf.
+$(B)/calvin-vnf: $(VNF_OBJS) $(B)/kernel/handover.o $(B)/lib/libcalvin.a
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libdpdk libbpf) $(LIB_LDLIBS)
 
 $(B)/kernel/%.bpf.o: kernel/%.bpf.c $(wildcard kernel/*.h) $(wildcard include/calvin/*.h)
 	@mkdir -p $(@D)

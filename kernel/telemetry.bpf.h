@@ -20,6 +20,8 @@
  * instruction; t_out by calvin_tlm_stamp_out() just before the verdict is
  * returned, so the residence time covers parsing, lookups, rewriting and
  * the redirect helper, but not the driver's transmit after the program.
+ * A user VNF's window starts the same way, in the hand-over program on its
+ * port (handover.bpf.c), and ends before its PMD transmits.
  */
 #ifndef CALVIN_TELEMETRY_BPF_H
 #define CALVIN_TELEMETRY_BPF_H
@@ -143,16 +145,25 @@ static __always_inline __u16 csum_finish(__u32 sum)
 	return sum ? sum : 0xffff;
 }
 
-/* Stamp the probe whose UDP header is at udp: fill its next hop record,
- * except t_out, for calvin_tlm_stamp_out() to set last. s->hop is NULL if
- * it is no probe, or if the block was full (then the overflow flag is set
- * and counted). New values are built on the stack and summed from there:
+/* What a hop record says of its VNF, in host order, for calvin_tlm_fill_udp(). */
+struct calvin_tlm_who {
+	__u16 vnf_id;
+	__u8 space; /* CALVIN_SPACE_* */
+	__u8 clock;
+	__u8 dir;
+};
+
+/* Fill the next hop record of the probe whose UDP header is at udp: the
+ * common part of a kernel VNF's stamp and of a user VNF's hand-over
+ * (handover.bpf.c), which differ in who and t_out. s->hop is NULL if it is
+ * no probe, or if the block was full (then the overflow flag is set and
+ * counted). New values are built on the stack and summed from there:
  * reading the packet back after writing it would make the compiler
  * recompute pointers the verifier no longer knows to be in bounds. */
-static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_end,
-						 __u16 probe_port, __u16 vnf_id, __u8 dir,
-						 __u64 t_in, struct calvin_vnf_stats *st,
-						 struct calvin_stamp *s)
+static __always_inline void calvin_tlm_fill_udp(struct udphdr *udp, void *data_end,
+						__u16 probe_port, const struct calvin_tlm_who *who,
+						__u64 t_in, __u64 t_out,
+						struct calvin_vnf_stats *st, struct calvin_stamp *s)
 {
 	struct calvin_tlm_hop *hop, old, rec = {0};
 	struct calvin_tlm_hdr *tlm;
@@ -187,12 +198,12 @@ static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_
 	if ((void *)(hop + 1) > data_end)
 		return;
 	__builtin_memcpy(&old, hop, sizeof(old));
-	rec.vnf_id = bpf_htons(vnf_id);
-	rec.space = CALVIN_SPACE_KERNEL;
-	rec.clock = calvin_clock;
-	rec.dir = dir;
+	rec.vnf_id = bpf_htons(who->vnf_id);
+	rec.space = who->space;
+	rec.clock = who->clock;
+	rec.dir = who->dir;
 	rec.t_in = bpf_cpu_to_be64(t_in);
-	rec.t_out = rec.t_in; /* until calvin_tlm_stamp_out() */
+	rec.t_out = bpf_cpu_to_be64(t_out);
 	counts[0] = idx + 1;
 	sum = csum_sub_words(sum, &old, CALVIN_TLM_HOP_LEN / 2);
 	sum = csum_add_words(csum_add_words(sum, counts, 1), &rec, CALVIN_TLM_HOP_LEN / 2);
@@ -202,6 +213,20 @@ static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_
 		*s->check = csum_finish(sum);
 	st->probes++;
 	s->hop = hop;
+}
+
+/* Stamp the probe whose UDP header is at udp: fill its next hop record,
+ * t_out provisionally t_in, for calvin_tlm_stamp_out() to set last. */
+static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_end,
+						 __u16 probe_port, __u16 vnf_id, __u8 dir,
+						 __u64 t_in, struct calvin_vnf_stats *st,
+						 struct calvin_stamp *s)
+{
+	const struct calvin_tlm_who who = {
+		.vnf_id = vnf_id, .space = CALVIN_SPACE_KERNEL, .clock = calvin_clock, .dir = dir
+	};
+
+	calvin_tlm_fill_udp(udp, data_end, probe_port, &who, t_in, t_in, st, s);
 }
 
 /* Stamp the parsed frame if it is a probe (see calvin_tlm_stamp_udp()). */

@@ -33,7 +33,9 @@ counts_grew() { # CHAIN BEFORE MIN WHAT
 }
 
 # Up the chain with fwd-u asking for ASK; both of its ports must end up on
-# GOT. Extra environment for `calvin up` (and so for calvin-vnf) in ENV.
+# GOT, their hop records starting where PMD_T_IN says (default xdp: in the
+# hand-over program, kernel/handover.bpf.c; rx_burst without it). Extra
+# environment for `calvin up` (and so for calvin-vnf) in ENV.
 pmd_chain_test() { # CHAIN ASK GOT [ENV...]
 	local c=$1 ask=$2 got=$3 spec pid side before got_msgs
 	shift 3
@@ -53,8 +55,10 @@ pmd_chain_test() { # CHAIN ASK GOT [ENV...]
 	for side in west east; do
 		[ "$(vnf_str "$c" fwd-u ${side}_pmd)" = "$got" ] ||
 			fail "fwd-u's $side port is on '$(vnf_str "$c" fwd-u ${side}_pmd)', want $got"
+		[ "$(vnf_str "$c" fwd-u ${side}_t_in)" = "${PMD_T_IN:-xdp}" ] ||
+			fail "fwd-u's $side records start at '$(vnf_str "$c" fwd-u ${side}_t_in)', want ${PMD_T_IN:-xdp}"
 	done
-	echo "fwd-u asked for $ask, runs $got on both ports"
+	echo "fwd-u asked for $ask, runs $got on both ports, records from ${PMD_T_IN:-xdp} on"
 	# as text too, packet counts shown before any packet
 	$CALVIN status "$c" >"$TMP/status"
 	grep -q "west_pmd $got .*west_rx_packets 0 .*east_pmd $got .*east_rx_packets 0 " "$TMP/status" ||

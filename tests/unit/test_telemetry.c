@@ -241,14 +241,99 @@ static void test_bad_counts(void **state)
 	assert_int_equal(calvin_tlm_decode(buf, sizeof(buf), &t), -EINVAL);
 }
 
+/* A record a hand-over program opened: this VNF's, t_out 0. */
+static void push_open(uint8_t *buf, const struct calvin_hop *h)
+{
+	struct calvin_hop open = *h;
+
+	open.t_out = 0;
+	assert_true(calvin_tlm_push_hop(buf, BUF_LEN, &open) >= 0);
+}
+
+static void test_close_opened(void **state)
+{
+	struct calvin_hop prev = hop_n(0), h = hop_n(1), want;
+	uint8_t buf[BUF_LEN];
+	struct calvin_tlm t;
+
+	calvin_tlm_init(buf, sizeof(buf), 4, 1, 1);
+	assert_int_equal(calvin_tlm_push_hop(buf, sizeof(buf), &prev), 0);
+	push_open(buf, &h);
+	want = h;
+	h.t_in = 1; /* the program's t_in stays */
+	assert_int_equal(calvin_tlm_close_hop(buf, sizeof(buf), &h), 1);
+	assert_int_equal(calvin_tlm_decode(buf, sizeof(buf), &t), 0);
+	assert_int_equal(t.nr_hops, 2);
+	assert_hop_equal(&t.hops[0], &prev);
+	assert_hop_equal(&t.hops[1], &want);
+	/* closed now: a second close finds nothing open */
+	assert_int_equal(calvin_tlm_close_hop(buf, sizeof(buf), &h), -ENOENT);
+}
+
+/* Only this hop's open record is closed: another VNF's, another
+ * direction's, space's or clock's, a closed one, or none, leave the block
+ * as it is, for the caller to push a record of its own. */
+static void test_close_not_ours(void **state)
+{
+	uint8_t buf[BUF_LEN], before[BUF_LEN];
+	struct calvin_hop h = hop_n(1), other;
+	unsigned int i;
+
+	calvin_tlm_init(buf, sizeof(buf), 4, 1, 1);
+	memcpy(before, buf, sizeof(buf));
+	assert_int_equal(calvin_tlm_close_hop(buf, sizeof(buf), &h), -ENOENT);
+	assert_memory_equal(buf, before, sizeof(buf));
+	for (i = 0; i < 5; i++) {
+		other = h;
+		if (i == 0)
+			other.vnf_id++;
+		else if (i == 1)
+			other.dir ^= 1;
+		else if (i == 2)
+			other.space ^= 1;
+		else if (i == 3)
+			other.clock++;
+		calvin_tlm_init(buf, sizeof(buf), 4, 1, 1);
+		if (i == 4)
+			assert_int_equal(calvin_tlm_push_hop(buf, sizeof(buf), &h), 0);
+		else
+			push_open(buf, &other);
+		memcpy(before, buf, sizeof(buf));
+		assert_int_equal(calvin_tlm_close_hop(buf, sizeof(buf), &h), -ENOENT);
+		assert_memory_equal(buf, before, sizeof(buf));
+	}
+}
+
+/* An open record not last (another hop stamped after it) is not this hop's. */
+static void test_close_only_last(void **state)
+{
+	struct calvin_hop h = hop_n(1), next = hop_n(2);
+	uint8_t buf[BUF_LEN];
+
+	calvin_tlm_init(buf, sizeof(buf), 4, 1, 1);
+	push_open(buf, &h);
+	assert_int_equal(calvin_tlm_push_hop(buf, sizeof(buf), &next), 1);
+	assert_int_equal(calvin_tlm_close_hop(buf, sizeof(buf), &h), -ENOENT);
+	buf[0] = 'X';
+	assert_int_equal(calvin_tlm_close_hop(buf, sizeof(buf), &h), -EBADMSG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_init_header_bytes), cmocka_unit_test(test_init_rejects),
-	    cmocka_unit_test(test_round_trip),	      cmocka_unit_test(test_overflow),
-	    cmocka_unit_test(test_full_block),	      cmocka_unit_test(test_hop_bytes_big_endian),
-	    cmocka_unit_test(test_bad_magic),	      cmocka_unit_test(test_bad_version),
-	    cmocka_unit_test(test_short_buffers),     cmocka_unit_test(test_bad_counts),
+		cmocka_unit_test(test_init_header_bytes),
+		cmocka_unit_test(test_init_rejects),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_full_block),
+		cmocka_unit_test(test_hop_bytes_big_endian),
+		cmocka_unit_test(test_bad_magic),
+		cmocka_unit_test(test_bad_version),
+		cmocka_unit_test(test_short_buffers),
+		cmocka_unit_test(test_bad_counts),
+		cmocka_unit_test(test_close_opened),
+		cmocka_unit_test(test_close_not_ours),
+		cmocka_unit_test(test_close_only_last),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -92,3 +92,24 @@ int calvin_tlm_push_hop(void *buf, size_t len, const struct calvin_hop *hop)
 	h->nr_hops = (uint8_t)(slot + 1);
 	return slot;
 }
+
+/* The record a hand-over program opened for this hop is the last one
+ * filled: nothing else stamps between the program and calvin-vnf. */
+int calvin_tlm_close_hop(void *buf, size_t len, const struct calvin_hop *hop)
+{
+	struct calvin_tlm_hdr *h = buf;
+	struct calvin_tlm_hop *w;
+	int err;
+
+	err = tlm_check(h, len);
+	if (err)
+		return err;
+	if (!h->nr_hops)
+		return -ENOENT;
+	w = (struct calvin_tlm_hop *)(h + 1) + h->nr_hops - 1;
+	if (be16toh(w->vnf_id) != hop->vnf_id || w->space != hop->space || w->clock != hop->clock ||
+	    w->dir != hop->dir || w->t_out)
+		return -ENOENT;
+	w->t_out = htobe64(hop->t_out);
+	return h->nr_hops - 1;
+}

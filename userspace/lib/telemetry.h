@@ -44,4 +44,12 @@ int calvin_tlm_decode(const void *buf, size_t len, struct calvin_tlm *out);
  * set in the block), or a decode error as above. */
 int calvin_tlm_push_hop(void *buf, size_t len, const struct calvin_hop *hop);
 
+/* Close the record that this hop's hand-over program opened (see
+ * kernel/handover.bpf.c): the last record filled, with hop's vnf_id, space,
+ * clock and dir, and t_out 0. Sets its t_out to hop->t_out and returns its
+ * slot; t_in stays what the program read. -ENOENT if there is no such
+ * record (the caller then pushes one of its own), or a decode error as
+ * above; the block is unchanged then. */
+int calvin_tlm_close_hop(void *buf, size_t len, const struct calvin_hop *hop);
+
 #endif /* CALVIN_LIB_TELEMETRY_H */
