@@ -106,7 +106,7 @@ static const struct bad_case bad_cases[] = {
     {"port_decimal", HEAD VNFS "probe:\n  port: 1.5\n", "t.yaml:8:9: ", "not an integer"},
     {"count_high", HEAD VNFS "probe:\n  count: 10000001\n", "t.yaml:8:10: ", "from 1 to 10000000"},
     {"rate_zero", HEAD VNFS "probe:\n  rate: 0\n", "t.yaml:8:9: ", "from 1 to 1000000"},
-    {"size_low", HEAD VNFS "probe:\n  size: 207\n", "t.yaml:8:9: ", "from 208 to 1472"},
+    {"size_low", HEAD VNFS "probe:\n  size: 143\n", "t.yaml:8:9: ", "from 144 to 1472"},
     {"size_high", HEAD VNFS "probe:\n  size: 1473\n", "t.yaml:8:9: ", "out of range"},
     {"burst_zero", VNF_USER("    burst: 0\n"), "t.yaml:7:12: ", "from 1 to 512"},
     {"burst_high", VNF_USER("    burst: 513\n"), "t.yaml:7:12: ", "burst 513 is out of range"},
@@ -267,7 +267,7 @@ static void test_every_option(void **state)
 	    "kernel},\n"
 	    "        {name: a-8, kind: forward, space: kernel}],\n"
 	    " server: {name: srv, kind: echo},\n"
-	    " probe: {port: 65535, count: 10000000, rate: 1000000, mode: ping-pong, size: 208}}\n";
+	    " probe: {port: 65535, count: 10000000, rate: 1000000, mode: ping-pong, size: 144}}\n";
 	struct calvin_chain_spec s;
 
 	assert_int_equal(parse(yaml, &s), 0);
@@ -290,7 +290,7 @@ static void test_every_option(void **state)
 	assert_int_equal(s.probe.count, 10000000);
 	assert_int_equal(s.probe.rate, 1000000);
 	assert_int_equal(s.probe.mode, CALVIN_PROBE_PINGPONG);
-	assert_int_equal(s.probe.size, 208);
+	assert_int_equal(s.probe.size, 144);
 }
 
 static void test_load_errors(void **state)

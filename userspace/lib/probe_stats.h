@@ -73,6 +73,7 @@ struct calvin_probe_result {
 	uint64_t duplicates;
 	uint64_t reordered;		 /* seq lower than the highest seen so far */
 	uint64_t bad_replies;		 /* did not decode, or a seq never sent */
+	char bad_why[160];		 /* why the first bad reply was; "" if none */
 	uint64_t corrupt;		 /* application bytes or length not as sent */
 	uint64_t foreign;		 /* another session's replies (ignored) */
 	uint64_t overflow;		 /* overflow flag set by a VNF */
@@ -89,7 +90,7 @@ struct calvin_probe_result {
 	bool link_out_valid;
 };
 
-/* The result is about 2 MB (histograms): allocate it, do not put it on the
+/* The result is about 8 MB (histograms): allocate it, do not put it on the
  * stack. new() returns an initialised result or NULL. */
 struct calvin_probe_result *calvin_probe_result_new(void);
 void calvin_probe_result_free(struct calvin_probe_result *r);

@@ -283,6 +283,8 @@ void calvin_report_text(FILE *f, const struct calvin_chain_spec *spec,
 	if (r->send_errors)
 		fprintf(f, "  send errors %" PRIu64, r->send_errors);
 	fputc('\n', f);
+	if (r->bad_replies && r->bad_why[0])
+		fprintf(f, "bad replies: the first was %s\n", r->bad_why);
 	calvin_verdict_text(spec, r, verdict, sizeof(verdict));
 	fprintf(f, "verdict: %s\n", verdict);
 }
@@ -350,6 +352,11 @@ static void json_head(FILE *f, const struct calvin_chain_spec *spec,
 	    r->sent, r->received, r->lost, r->duplicates, r->reordered, r->bad_replies, r->corrupt,
 	    r->foreign,
 	    r->send_errors, r->overflow, r->misordered, r->path_mismatch, r->hops_min, r->hops_max);
+	if (r->bad_why[0]) {
+		fprintf(f, "  \"bad_replies_first\": ");
+		calvin_json_str(f, r->bad_why);
+		fprintf(f, ",\n");
+	}
 	if (r->platform) {
 		fprintf(f, "  \"platform\": ");
 		calvin_json_str(f, r->platform);
