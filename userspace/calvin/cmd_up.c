@@ -233,9 +233,7 @@ static int check_chain(const struct calvin_chain_spec *spec, const struct node_b
 {
 	int rc;
 
-	rc = check_probe_size(spec, spec->probe.size);
-	if (!rc)
-		rc = check_journal_names(spec);
+	rc = check_journal_names(spec);
 	if (!rc)
 		rc = be->check(spec);
 	if (!rc)
