@@ -14,6 +14,7 @@
 
 #include "chainspec.h"
 #include "histogram.h"
+#include "plan.h"
 #include "telemetry.h"
 
 /* How far the REALTIME - MONOTONIC offset may move between the start and
@@ -88,6 +89,11 @@ struct calvin_probe_result {
 	struct calvin_probe_pos pos[CALVIN_TLM_MAX_HOPS];
 	struct calvin_hist link_out; /* last position's t_out -> probe receive */
 	bool link_out_valid;
+
+	/* what the chain's plan gave less than it asked for (its record),
+	 * for the report to say beside the verdict */
+	unsigned int nr_degraded;
+	struct calvin_degraded degraded[CALVIN_MAX_VNFS];
 };
 
 /* The result is about 8 MB (histograms): allocate it, do not put it on the

@@ -287,6 +287,7 @@ void calvin_report_text(FILE *f, const struct calvin_chain_spec *spec,
 		fprintf(f, "bad replies: the first was %s\n", r->bad_why);
 	calvin_verdict_text(spec, r, verdict, sizeof(verdict));
 	fprintf(f, "verdict: %s\n", verdict);
+	calvin_report_notes_text(f, spec, r);
 }
 
 /* ---- JSON ---- */
@@ -420,5 +421,7 @@ void calvin_report_json(FILE *f, const struct calvin_chain_spec *spec,
 	fprintf(f, "  \"verdict\": {\"within_budget\": %s, \"p99_rtt_ns\": %" PRIu64 ", \"text\": ",
 		v ? "false" : "true", calvin_hist_percentile(&r->rtt, 99));
 	calvin_json_str(f, verdict);
-	fprintf(f, "}\n}\n");
+	fprintf(f, "}");
+	calvin_report_notes_json(f, spec, r);
+	fprintf(f, "\n}\n");
 }
