@@ -110,6 +110,17 @@ int chain_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpuma
 	return rc;
 }
 
+unsigned int chain_degraded(const char *chain, struct calvin_degraded *d)
+{
+	char path[4096];
+	int n;
+
+	if (state_file(path, sizeof(path), chain, ".plan"))
+		return 0;
+	n = calvin_plan_record_degraded_read(path, d, CALVIN_MAX_VNFS);
+	return n > 0 ? (unsigned int)n : 0;
+}
+
 int deployed_spec(const char *chain, struct calvin_chain_spec *spec)
 {
 	char path[4096], err[CALVIN_ERR_MAX];
