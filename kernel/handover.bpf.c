@@ -93,7 +93,7 @@ int handover(struct xdp_md *ctx)
 			who.space = CALVIN_SPACE_USER;
 			who.clock = cfg->clock;
 			who.dir = cfg->dir;
-			calvin_tlm_fill_udp(udp, data_end, cfg->probe_port, &who, t_in, 0, st, &s);
+			calvin_tlm_fill_udp(udp, data_end, cfg->probe_port, &who, t_in, st, &s);
 		}
 	}
 	return bpf_redirect_map(&xsks_map, ctx->rx_queue_index, XDP_PASS);

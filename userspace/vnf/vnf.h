@@ -20,9 +20,9 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
-#include <calvin/telemetry.h>
 #include "chainspec.h" /* struct calvin_nc_spec, calvin_crypt_spec */
 #include "pair.h"
+#include "telemetry.h" /* the codec, and the wire format it includes */
 #include "wakeup.h"    /* enum calvin_wait */
 
 #define VNF_PROG "calvin-vnf"
