@@ -156,8 +156,9 @@ $(B)/tests/tools/agentctl: tests/tools/agentctl.c $(AGENT_CLIENT_OBJS) $(B)/lib/
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
-$(B)/calvin-vnf: $(VNF_OBJS) $(B)/lib/libcalvin.a
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libdpdk) $(LIB_LDLIBS)
+# calvin-vnf loads its ports' hand-over program (kernel/handover.c) with libbpf.
+$(B)/calvin-vnf: $(VNF_OBJS) $(B)/kernel/handover.o $(B)/lib/libcalvin.a
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libdpdk libbpf) $(LIB_LDLIBS)
 
 $(B)/kernel/%.bpf.o: kernel/%.bpf.c $(wildcard kernel/*.h) $(wildcard include/calvin/*.h)
 	@mkdir -p $(@D)
@@ -178,9 +179,9 @@ $(B)/tests/bpf/%: tests/bpf/%.c $(BPF_OBJS) $(B)/lib/libcalvin.a \
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(call pc,--libs libbpf cmocka) $(LIB_LDLIBS)
 
-$(B)/tests/tools/%: tests/tools/%.c
+$(B)/tests/tools/%: tests/tools/%.c $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $<
+	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(LIB_LDLIBS)
 
 # libFuzzer harnesses, with the pure library rebuilt under ASan/UBSan.
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

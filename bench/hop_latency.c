@@ -23,13 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <endian.h>
 #include <linux/errqueue.h>
 #include <linux/net_tstamp.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include <calvin/telemetry.h>
+#include "telemetry.h"
 
 #define PROBE_HOPS 4
 #define PROBE_LEN CALVIN_TLM_LEN(PROBE_HOPS)
@@ -151,6 +150,7 @@ struct run {
 	unsigned int sent, received;
 	int tx_kind;
 	struct samples lat, res;
+	struct calvin_tlm tlm; /* the last reply, decoded */
 };
 
 /* Wait for probe seq at the receiver: 0 and its stamps, or -1 if lost. */
@@ -166,20 +166,16 @@ static int rx_probe(struct run *r, uint32_t seq, uint64_t *rx_ns, uint64_t *res_
 				   .msg_iovlen = 1,
 				   .msg_control = ctl,
 				   .msg_controllen = sizeof(ctl)};
-		const struct calvin_tlm_hdr *h = (const void *)buf;
-		const struct calvin_tlm_hop *hop = (const void *)(h + 1);
 		const struct scm_timestamping *ts;
 		ssize_t n = recvmsg(r->rx, &m, MSG_DONTWAIT);
 
-		if (n < (ssize_t)PROBE_LEN)
-			continue;
-		if (ntohl(h->magic) != CALVIN_TLM_MAGIC || h->version != CALVIN_TLM_VERSION ||
-		    ntohl(h->session) != r->session || ntohl(h->seq) != seq)
+		if (n < 0 || calvin_tlm_decode(buf, (size_t)n, &r->tlm) ||
+		    r->tlm.session != r->session || r->tlm.seq != seq)
 			continue; /* a late one, or not ours */
 		ts = find_ts(&m);
 		*rx_ns = ts ? ts_ns(&ts->ts[0]) : 0;
-		if (h->nr_hops >= 1 && h->nr_hops <= PROBE_HOPS)
-			*res_ns = be64toh(hop->t_out) - be64toh(hop->t_in);
+		if (r->tlm.nr_hops >= 1)
+			*res_ns = r->tlm.hops[0].t_out - r->tlm.hops[0].t_in;
 		return 0;
 	}
 	return -1;
@@ -187,15 +183,10 @@ static int rx_probe(struct run *r, uint32_t seq, uint64_t *rx_ns, uint64_t *res_
 
 static void send_probe(struct run *r, uint32_t seq)
 {
-	uint8_t buf[PROBE_LEN] = {0};
-	struct calvin_tlm_hdr *h = (void *)buf;
+	uint8_t buf[PROBE_LEN];
 	uint64_t tx_ns, rx_ns, res_ns;
 
-	h->magic = htonl(CALVIN_TLM_MAGIC);
-	h->version = CALVIN_TLM_VERSION;
-	h->max_hops = PROBE_HOPS;
-	h->seq = htonl(seq);
-	h->session = htonl(r->session);
+	calvin_tlm_init(buf, sizeof(buf), PROBE_HOPS, seq, r->session);
 	if (send(r->tx, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf))
 		return;
 	r->sent++;

@@ -7,7 +7,11 @@
 # XDP: V runs kernel/forward.bpf.o through the real loader (calvin_xdp_forward_attach).
 # Linux: the same V with the forwarder detached: addresses, ip_forward=1, static neighbours.
 # Both: A has pass.bpf.o (so that a veth accepts redirected frames), B the counting sink
-# (bench/sink.bpf.c), which drops load and passes probes to B's stack.
+# (bench/sink.bpf.c), which drops load and passes probes to B's stack. The sink counts
+# where both configurations deliver alike (BENCH_SINK=skb, the default: tc ingress, every
+# packet a socket buffer, built once in either configuration), or in XDP (BENCH_SINK=xdp:
+# cheaper, but Linux-forwarded socket buffers are converted back to XDP buffers there,
+# which only the Linux column pays).
 #
 # Two modes (BENCH_MODE=dedicated, shared or both; default both):
 # - dedicated: the DUT on a core of its own. A veth's NAPI runs on the CPU that sends into
@@ -18,7 +22,7 @@
 #   (BENCH_CPU): the generator's and sink's cost dilute the ratio.
 #
 # Writes bench/results/kernel-DATE.md and prints it. Needs root; cleans up on any exit.
-# Tunables (environment): BENCH_MODE, BENCH_WINDOW (s, default 4), BENCH_REPS (default 4),
+# Tunables (environment): BENCH_MODE, BENCH_SINK, BENCH_WINDOW (s, default 4), BENCH_REPS (default 4),
 # BENCH_GEN (xdp or trafgen, default xdp: see gen_start), BENCH_CPU (default 1),
 # BENCH_GEN_CPU (default 0), BENCH_DUT_CPU (default 1),
 # BENCH_PROBE_RATE (pps, default 1000), BENCH_PROBE_SECS (default 2),
@@ -41,6 +45,7 @@ MODE=${BENCH_MODE:-both}
 PROBE_RATE=${BENCH_PROBE_RATE:-1000}
 PROBE_SECS=${BENCH_PROBE_SECS:-2}
 GEN=${BENCH_GEN:-xdp}
+SINK=${BENCH_SINK:-skb}
 PROBE_PORT=7357
 KSRC=${BENCH_KERNEL_SRC:-kernel}
 KOBJ=${BENCH_KERNEL_OBJ:-build/kernel}
@@ -130,6 +135,10 @@ build() {
 	trafgen) command -v trafgen >/dev/null || die "trafgen not found (apt-get install netsniff-ng)" ;;
 	*) die "BENCH_GEN=$GEN: use xdp or trafgen" ;;
 	esac
+	case $SINK in
+	skb | xdp) ;;
+	*) die "BENCH_SINK=$SINK: use skb or xdp" ;;
+	esac
 }
 
 setup() {
@@ -165,11 +174,14 @@ setup() {
 	# A veth takes xdp_frames only with XDP or GRO on; GRO lets the Linux
 	# configuration receive gen-xdp's frames (as socket buffers built around them).
 	[ "$GEN" = xdp ] && ip netns exec $NS_V ethtool -K $IF_VW gro on >/dev/null
+	# The same for B with the tc sink: no XDP program there to take the
+	# forwarder's frames.
+	[ "$SINK" = skb ] && ip netns exec $NS_B ethtool -K $IF_B gro on >/dev/null
 	mkdir -p "$PIN"
 	ip -n $NS_A link set dev $IF_A xdpdrv obj $KOBJ/pass.bpf.o sec xdp ||
 		die "cannot attach pass.bpf.o to $IF_A"
-	in_ns $NS_B $OUT/kernel-ctl sink-attach $OUT/sink.bpf.o $IF_B "$SINK_PIN" $PROBE_PORT ||
-		die "cannot attach the sink to $IF_B"
+	in_ns $NS_B $OUT/kernel-ctl sink-attach $OUT/sink.bpf.o $IF_B "$SINK_PIN" $PROBE_PORT \
+		$SINK || die "cannot attach the sink ($SINK) to $IF_B"
 }
 
 # The configuration of V: xdp (calvin's forwarder), linux (stack forwarding), or
@@ -187,7 +199,7 @@ config() {
 	direct)
 		COUNT_PIN=$PIN/direct_count
 		in_ns $NS_V $OUT/kernel-ctl sink-attach $OUT/sink.bpf.o $IF_VW "$COUNT_PIN" \
-			$PROBE_PORT || die "cannot attach the sink to $IF_VW"
+			$PROBE_PORT $SINK || die "cannot attach the sink ($SINK) to $IF_VW"
 		;;
 	esac
 	[ "$MODE_NOW" = dedicated ] && pin_dut
@@ -444,8 +456,8 @@ pps_dedicated() {
 	echo "## Packets per second, DUT on its own core (64-byte UDP, at the sink, ${WINDOW} s windows)"
 	echo
 	echo "V's west port has threaded NAPI, its kthread pinned to CPU $DUT_CPU; the generator on"
-	echo "CPU $GEN_CPU. CPU $DUT_CPU does V's receive, the hop and V's transmit, plus B's sink (XDP"
-	echo "drop, the same in every column), whose softirq V's kthread raises and runs."
+	echo "CPU $GEN_CPU. CPU $DUT_CPU does V's receive, the hop and V's transmit, plus B's sink"
+	echo "($(sink_name)), whose softirq V's kthread raises and runs."
 	echo "Each cell: pps at the sink / share of CPU $DUT_CPU the DUT got (kthread + ksoftirqd) /"
 	echo "busy (kthread running or runnable; 1.00 = saturated, it never waited for packets) /"
 	echo "packets per DUT CPU-second (pps divided by that share: what the whole core would do)."
@@ -585,6 +597,18 @@ targets() {
 		"$(us "$(field res_p99 "${LAT[xdp,load]}")") us under load"
 }
 
+sink_name() {
+	if [ "$SINK" = skb ]; then
+		echo "BENCH_SINK=skb: counts and drops on tc ingress, where both configurations" \
+			"deliver alike, as a socket buffer (an XDP-forwarded frame gets its socket buffer" \
+			"at B's veth, a Linux-forwarded one got it at V's west port: once per packet in" \
+			"either)"
+	else
+		echo "BENCH_SINK=xdp: counts and drops in XDP; not alike: Linux-forwarded socket" \
+			"buffers are converted back to XDP buffers there, XDP-forwarded frames are not"
+	fi
+}
+
 machine() {
 	local where="pinned to CPU $GEN_CPU (dedicated) or $CPU (shared)"
 
@@ -603,6 +627,7 @@ machine() {
 			"as from a NIC; V's west port has GRO on so that Linux can take them), $where"
 	fi
 	echo "- Modes: $MODES (see the tables). Probes: bench/hop_latency.c, on the generator's CPU"
+	echo "- Sink (B's veth, and V's west port in the direct column): $(sink_name)"
 	echo "- DUT: namespace $NS_V; XDP = $KOBJ/forward.bpf.o via calvin_xdp_forward_attach" \
 		"(native mode, attached by libxdp as: $ATTACH_KIND); Linux = same namespace, forwarder detached," \
 		"ip_forward=1, static neighbours. Order interleaved (XDP, Linux, direct, XDP, ...)"

@@ -5,11 +5,13 @@
  * exec, which remounts sysfs and hides /sys/fs/bpf). Subcommands:
  *
  *   kernel-ctl fwd-attach OBJ_DIR PIN_DIR WEST EAST WEST_PEER_MAC EAST_PEER_MAC PROBE_PORT
- *   kernel-ctl sink-attach SINK_OBJ IFNAME PIN_PATH PROBE_PORT
+ *   kernel-ctl sink-attach SINK_OBJ IFNAME PIN_PATH PROBE_PORT skb|xdp
  *   kernel-ctl count PIN_PATH          prints the sink's frame count
  *   kernel-ctl detach IFNAME...        removes every XDP program (loader's detach_all)
+ *                                      and tc's clsact hook (a sink_skb)
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,18 +82,44 @@ static int cmd_fwd_attach(char **argv)
 	return err;
 }
 
-/* A single native program, no libxdp dispatcher: the sink should cost as
- * little as possible, and it costs both configurations the same. */
+/* sink_skb on tc ingress (a clsact hook of its own). */
+static int tc_attach(int ifindex, int prog_fd)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_INGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = prog_fd);
+	int err;
+
+	err = bpf_tc_hook_create(&hook);
+	if (err && err != -EEXIST)
+		return err;
+	return bpf_tc_attach(&hook, &opts);
+}
+
+static int tc_detach(int ifindex)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
+		    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
+	int err = bpf_tc_hook_destroy(&hook);
+
+	return err == -ENOENT || err == -EINVAL ? 0 : err;
+}
+
+/* A single native XDP program (no libxdp dispatcher) or a tc program: the
+ * sink should cost as little as possible where it counts (bench/sink.bpf.c
+ * says which counts alike). */
 static int cmd_sink_attach(char **argv)
 {
 	uint16_t port = (uint16_t)atoi(argv[3]);
 	int ifindex = if_index(argv[1]), err;
+	bool skb = !strcmp(argv[4], "skb");
 	struct bpf_program *prog;
 	struct bpf_object *obj;
 	struct bpf_map *map;
 
 	if (ifindex < 0)
 		return ifindex;
+	if (!skb && strcmp(argv[4], "xdp"))
+		return -EINVAL;
 	obj = bpf_object__open_file(argv[0], NULL);
 	err = (int)libbpf_get_error(obj);
 	if (err)
@@ -102,7 +130,7 @@ static int cmd_sink_attach(char **argv)
 	err = bpf_object__load(obj);
 	if (err)
 		goto close;
-	prog = bpf_object__find_program_by_name(obj, "sink");
+	prog = bpf_object__find_program_by_name(obj, skb ? "sink_skb" : "sink_xdp");
 	map = bpf_object__find_map_by_name(obj, "bench_sink_count");
 	if (!prog || !map) {
 		err = -ENOENT;
@@ -112,7 +140,10 @@ static int cmd_sink_attach(char **argv)
 	err = bpf_map__pin(map, argv[2]);
 	if (err)
 		goto close;
-	err = bpf_xdp_attach(ifindex, bpf_program__fd(prog), XDP_FLAGS_DRV_MODE, NULL);
+	if (skb)
+		err = tc_attach(ifindex, bpf_program__fd(prog));
+	else
+		err = bpf_xdp_attach(ifindex, bpf_program__fd(prog), XDP_FLAGS_DRV_MODE, NULL);
 	if (err)
 		unlink(argv[2]);
 close:
@@ -158,6 +189,8 @@ static int cmd_detach(char **argv)
 	for (; *argv; argv++) {
 		idx = if_index(*argv);
 		e = idx < 0 ? idx : calvin_xdp_detach_all(idx);
+		if (!e)
+			e = tc_detach(idx);
 		if (e)
 			err = e;
 	}
@@ -170,7 +203,7 @@ static const struct {
 	int (*fn)(char **argv);
 } cmds[] = {
     {"fwd-attach", 7, cmd_fwd_attach},
-    {"sink-attach", 4, cmd_sink_attach},
+    {"sink-attach", 5, cmd_sink_attach},
     {"count", 1, cmd_count},
     {"detach", 1, cmd_detach},
 };

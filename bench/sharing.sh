@@ -10,8 +10,9 @@
 # round. Also measured: the CPU time the chain's VNFs use while probed and
 # while idle, and how busy their core was.
 #
-# The wait mode is forced through a calvin-vnf wrapper (CALVIN_LIB_DIR), so
-# the chains deploy exactly as `calvin up` deploys them otherwise.
+# The wait mode is forced through a calvin-vnf wrapper beside a copy of
+# calvin (which runs the calvin-vnf beside itself), so the chains deploy
+# exactly as `calvin up` deploys them otherwise.
 # Writes bench/results/sharing-DATE.md and prints it. Needs root; hold the
 # machine's lock: flock /tmp/calvin-net.lock make bench-sharing
 set -u
@@ -24,6 +25,7 @@ ROUNDS=${BENCH_ROUNDS:-5}
 bench_live_init sharing.sh bench-sharing
 mkdir -p "$TMP/lib"
 ln -s "$B/kernel" "$TMP/lib/kernel"
+cp "$B/calvin" "$TMP/lib/calvin"
 # the last --wait on calvin-vnf's command line wins
 printf '#!/bin/sh\nexec %s/calvin-vnf "$@" $CALVIN_BENCH_VNF_ARGS\n' "$B" >"$TMP/lib/calvin-vnf"
 chmod +x "$TMP/lib/calvin-vnf"
@@ -59,7 +61,7 @@ one() { # CHAIN LABEL ARGS...
 	local chain=$1 label=$2 name=bs-$1 t0 t1 t2 s0 s1 c0 c1
 	shift 2
 	bench_spec "chains/tactile-$chain.yaml" "$name"
-	if ! CALVIN_LIB_DIR=$TMP/lib CALVIN_BENCH_VNF_ARGS="$*" $B/calvin up "$BENCH_SPEC" \
+	if ! CALVIN_BENCH_VNF_ARGS="$*" "$TMP/lib/calvin" up "$BENCH_SPEC" \
 		>/dev/null 2>"$TMP/err"; then
 		echo "$chain $label: up failed: $(tail -n 1 "$TMP/err")" >&2
 		return
@@ -103,7 +105,7 @@ budget_us() { # CHAIN
 }
 
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
-CORE=$($B/calvin plan chains/tactile-crypt.yaml | sed -n 's/^ *enc *user *cpu *//p')
+CORE=$($B/calvin plan chains/tactile-crypt.yaml | sed -n 's/^ *enc *user *cpu \([0-9]*\).*/\1/p')
 CORE=${CORE:-1}
 for r in $(seq "$ROUNDS"); do
 	for c in "${CONFIGS[@]}"; do

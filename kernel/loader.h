@@ -107,8 +107,28 @@ struct calvin_xdp_reflect_cfg {
  * stats under pin_dir. */
 int calvin_xdp_reflect_attach(const struct calvin_xdp_reflect_cfg *cfg);
 
-/* Attach pass.bpf.o to ifindex (see kernel/pass.bpf.c for why). */
+/* Attach pass.bpf.o to ifindex (see kernel/pass.bpf.c for why); nothing if
+ * a hand-over program is there already, which does the same. */
 int calvin_xdp_pass_attach(const char *obj_dir, int ifindex);
+
+/* The hand-over program of a user VNF's port (kernel/handover.bpf.c,
+ * handover.h), for calvin-vnf: unlike the functions above, these use libbpf
+ * alone and need no bpffs. */
+struct calvin_handover_cfg;
+
+/* Attach the program of obj_path (a handover.bpf.o) to ifindex in native
+ * mode, configured with cfg: an af_packet port. -EEXIST or -EBUSY if an
+ * XDP program is attached already. */
+int calvin_handover_attach(const char *obj_path, int ifindex,
+			   const struct calvin_handover_cfg *cfg);
+/* Configure the hand-over program attached to ifindex: an af_xdp port,
+ * whose PMD loaded and attached it. -ENOENT if what is attached there is
+ * no hand-over program. */
+int calvin_handover_configure(int ifindex, const struct calvin_handover_cfg *cfg);
+/* 1 if ifindex runs a hand-over program, 0 if it runs another or none. */
+int calvin_handover_attached(int ifindex);
+/* Detach ifindex's hand-over program, if it still has one; 0 if not. */
+int calvin_handover_detach(int ifindex);
 
 /* Link two ports on the host (libvirt backend): attach link.bpf.o to both,
  * in the current network namespace, so that every frame arriving on one

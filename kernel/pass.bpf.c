@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Pass-everything XDP program for the probe's interface, and for the
- * ports of user VNFs on af_packet.
+ * ports of user VNFs on af_packet where calvin-vnf's hand-over program
+ * (handover.bpf.c, which does the same and more) could not be attached.
  *
  * It exists for its side effect: a veth accepts frames that another veth
  * XDP_REDIRECTs or XDP_TXes into it (ndo_xdp_xmit) only if the receiving

@@ -12,6 +12,12 @@ int calvin_xdp_pass_attach(const char *obj_dir, int ifindex)
 	calvin_loader_quiet();
 	if (!obj_dir || ifindex <= 0)
 		return -EINVAL;
+	/* An af_packet port of a user VNF has calvin-vnf's hand-over program
+	 * as a rule: an XDP program too, it makes the veth accept redirected
+	 * frames just as this one would. */
+	err = calvin_handover_attached(ifindex);
+	if (err)
+		return err < 0 ? err : 0;
 	prog = calvin_open_prog(obj_dir, "pass", &err);
 	if (!prog)
 		return err;

@@ -17,9 +17,11 @@
  * Timestamps are bpf_ktime_get_ns(), the host's CLOCK_MONOTONIC, so a
  * kernel hop and a user hop in the same host can be compared
  * (CALVIN_CLOCK_HOST_MONO). t_in is taken by the caller at its first
- * instruction; t_out by calvin_tlm_stamp_out() just before the verdict is
- * returned, so the residence time covers parsing, lookups, rewriting and
- * the redirect helper, but not the driver's transmit after the program.
+ * instruction; the residence by calvin_tlm_stamp_out() just before the
+ * verdict is returned, so it covers parsing, lookups, rewriting and the
+ * redirect helper, but not the driver's transmit after the program.
+ * A user VNF's window starts the same way, in the hand-over program on its
+ * port (handover.bpf.c), and ends before its PMD transmits.
  */
 #ifndef CALVIN_TELEMETRY_BPF_H
 #define CALVIN_TELEMETRY_BPF_H
@@ -58,6 +60,7 @@ struct calvin_stamp {
 	struct calvin_tlm_hop *hop; /* NULL: nothing to finish */
 	__sum16 *check;		    /* the UDP checksum; NULL before a probe is found */
 	__u8 has_check;		    /* 0: the datagram has no checksum to update */
+	__u64 t_in;		    /* the record's, for the residence */
 };
 
 /* The telemetry block of the UDP datagram at udp if it is a probe: to or
@@ -79,7 +82,7 @@ calvin_probe_find_udp(struct udphdr *udp, void *data_end, __u16 probe_port, bool
 	if (tlm->magic != bpf_htonl(CALVIN_TLM_MAGIC) || tlm->version != CALVIN_TLM_VERSION)
 		return NULL;
 	if (tlm->max_hops == 0 || tlm->max_hops > CALVIN_TLM_MAX_HOPS ||
-	    tlm->nr_hops > tlm->max_hops)
+	    tlm->nr_hops > tlm->max_hops || (tlm->flags & ~CALVIN_TLM_F_KNOWN))
 		return NULL;
 	if ((void *)tlm + CALVIN_TLM_LEN(tlm->max_hops) > data_end)
 		return NULL;
@@ -143,16 +146,27 @@ static __always_inline __u16 csum_finish(__u32 sum)
 	return sum ? sum : 0xffff;
 }
 
-/* Stamp the probe whose UDP header is at udp: fill its next hop record,
- * except t_out, for calvin_tlm_stamp_out() to set last. s->hop is NULL if
- * it is no probe, or if the block was full (then the overflow flag is set
- * and counted). New values are built on the stack and summed from there:
+/* What a hop record says of its VNF, in host order, for calvin_tlm_fill_udp(). */
+struct calvin_tlm_who {
+	__u16 vnf_id;
+	__u8 space; /* CALVIN_SPACE_* */
+	__u8 clock;
+	__u8 dir;
+};
+
+/* Fill the next hop record of the probe whose UDP header is at udp: the
+ * common part of a kernel VNF's stamp and of a user VNF's hand-over
+ * (handover.bpf.c), which differ in who. The residence is left 0,
+ * for calvin_tlm_stamp_out() (kernel) or calvin_tlm_close_hop() (user) to
+ * set: 0 marks a record as open. s->hop is NULL if it is
+ * no probe, or if the block was full (then the overflow flag is set and
+ * counted). New values are built on the stack and summed from there:
  * reading the packet back after writing it would make the compiler
  * recompute pointers the verifier no longer knows to be in bounds. */
-static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_end,
-						 __u16 probe_port, __u16 vnf_id, __u8 dir,
-						 __u64 t_in, struct calvin_vnf_stats *st,
-						 struct calvin_stamp *s)
+static __always_inline void calvin_tlm_fill_udp(struct udphdr *udp, void *data_end,
+						__u16 probe_port, const struct calvin_tlm_who *who,
+						__u64 t_in, struct calvin_vnf_stats *st,
+						struct calvin_stamp *s)
 {
 	struct calvin_tlm_hop *hop, old, rec = {0};
 	struct calvin_tlm_hdr *tlm;
@@ -162,6 +176,7 @@ static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_
 	s->hop = NULL;
 	s->check = NULL;
 	s->has_check = 0;
+	s->t_in = 0;
 	tlm = calvin_probe_find_udp(udp, data_end, probe_port, false);
 	if (!tlm)
 		return;
@@ -187,12 +202,12 @@ static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_
 	if ((void *)(hop + 1) > data_end)
 		return;
 	__builtin_memcpy(&old, hop, sizeof(old));
-	rec.vnf_id = bpf_htons(vnf_id);
-	rec.space = CALVIN_SPACE_KERNEL;
-	rec.clock = calvin_clock;
-	rec.dir = dir;
+	rec.vnf_id = (__u8)who->vnf_id;
+	rec.space = who->space;
+	rec.dir = who->dir;
+	rec.clock = who->clock;
+	rec.residence = 0; /* open: see above */
 	rec.t_in = bpf_cpu_to_be64(t_in);
-	rec.t_out = rec.t_in; /* until calvin_tlm_stamp_out() */
 	counts[0] = idx + 1;
 	sum = csum_sub_words(sum, &old, CALVIN_TLM_HOP_LEN / 2);
 	sum = csum_add_words(csum_add_words(sum, counts, 1), &rec, CALVIN_TLM_HOP_LEN / 2);
@@ -202,6 +217,21 @@ static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_
 		*s->check = csum_finish(sum);
 	st->probes++;
 	s->hop = hop;
+	s->t_in = t_in;
+}
+
+/* Stamp the probe whose UDP header is at udp: fill its next hop record,
+ * except the residence, for calvin_tlm_stamp_out() to set last. */
+static __always_inline void calvin_tlm_stamp_udp(struct udphdr *udp, void *data_end,
+						 __u16 probe_port, __u16 vnf_id, __u8 dir,
+						 __u64 t_in, struct calvin_vnf_stats *st,
+						 struct calvin_stamp *s)
+{
+	const struct calvin_tlm_who who = {
+		.vnf_id = vnf_id, .space = CALVIN_SPACE_KERNEL, .clock = calvin_clock, .dir = dir
+	};
+
+	calvin_tlm_fill_udp(udp, data_end, probe_port, &who, t_in, st, s);
 }
 
 /* Stamp the parsed frame if it is a probe (see calvin_tlm_stamp_udp()). */
@@ -212,28 +242,32 @@ static __always_inline void calvin_tlm_stamp(const struct calvin_pkt *pkt, void 
 	s->hop = NULL;
 	s->check = NULL;
 	s->has_check = 0;
+	s->t_in = 0;
 	if (pkt->l4_proto != IPPROTO_UDP || !pkt->l4 || pkt->frag)
 		return;
 	calvin_tlm_stamp_udp(pkt->l4, data_end, probe_port, vnf_id, dir, t_in, st, s);
 }
 
-/* Set t_out of a record from calvin_tlm_stamp(): call it last, just before
- * returning the verdict. */
+/* Set the residence of a record from calvin_tlm_stamp(): call it last,
+ * just before returning the verdict. A stay beyond 32 bits of ns is
+ * written as CALVIN_TLM_RESIDENCE_MAX. */
 static __always_inline void calvin_tlm_stamp_out(struct calvin_stamp *s)
 {
 	struct calvin_tlm_hop *hop = s->hop;
-	__be64 t_out, old;
+	__be32 res, old;
+	__u64 ns;
 	__u32 sum;
 
 	if (!hop)
 		return;
-	old = hop->t_out;
-	t_out = bpf_cpu_to_be64(bpf_ktime_get_ns());
+	old = hop->residence;
+	ns = bpf_ktime_get_ns() - s->t_in;
+	res = bpf_htonl(ns > CALVIN_TLM_RESIDENCE_MAX ? CALVIN_TLM_RESIDENCE_MAX : (__u32)ns);
 	if (s->has_check) {
-		sum = csum_sub_words(~*s->check & 0xffff, &old, 4);
-		*s->check = csum_finish(csum_add_words(sum, &t_out, 4));
+		sum = csum_sub_words(~*s->check & 0xffff, &old, 2);
+		*s->check = csum_finish(csum_add_words(sum, &res, 2));
 	}
-	hop->t_out = t_out;
+	hop->residence = res;
 }
 
 #endif /* CALVIN_TELEMETRY_BPF_H */

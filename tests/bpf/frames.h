@@ -26,7 +26,8 @@
 
 #define TEST_PROBE_PORT 7357
 #define TEST_APP_PORT 9000
-#define FRAME_MAX 512
+/* room for a probe of a 32-VNF chain: 64 hop records, 1040 bytes of block */
+#define FRAME_MAX 1600
 #define L4_OFF(ihl) (ETH_HLEN + (ihl)*4)
 #define PAYLOAD_OFF(ihl) (L4_OFF(ihl) + sizeof(struct udphdr))
 

@@ -165,6 +165,44 @@ static void check_forwarded_untouched(uint8_t *f, size_t len)
 	assert_memory_equal(f, want, len);
 }
 
+/* A probe of a 32-VNF chain: its last record (index 63, where the mask
+ * must hold) is stamped; a full one overflows. */
+static void probe_of_32_vnfs(void **state)
+{
+	uint8_t f[FRAME_MAX];
+	size_t len, out_len;
+	struct calvin_tlm tlm;
+
+	check_stamp(f, build_probe(f, &to_server, 64, 0), 5);
+	check_stamp(f, build_probe(f, &to_server, 64, 63), 5);
+	out_len = len = build_probe(f, &to_server, 64, 64);
+	assert_int_equal(run_xdp(T.prog, IFINDEX_LO, f, &out_len), XDP_REDIRECT);
+	assert_int_equal(calvin_tlm_decode(f + PAYLOAD_OFF(5), len - PAYLOAD_OFF(5), &tlm), 0);
+	assert_int_equal(tlm.nr_hops, 64);
+	assert_int_equal(tlm.flags, CALVIN_TLM_F_OVERFLOW);
+	assert_int_equal(udp_csum_check((const struct iphdr *)(f + ETH_HLEN)), 0);
+	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).probes, 2);
+	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).tlm_overflow, 1);
+}
+
+/* Every cut of a 64-record block, from the UDP header on: forwarded as it
+ * is until the whole block is there, then stamped. */
+static void truncated_blocks(void **state)
+{
+	uint8_t full[FRAME_MAX], f[FRAME_MAX];
+	size_t len = build_probe(full, &to_server, 64, 10);
+	size_t end = PAYLOAD_OFF(5) + CALVIN_TLM_LEN(64), n;
+
+	for (n = L4_OFF(5); n <= len; n++) {
+		memcpy(f, full, n);
+		if (n < end)
+			check_forwarded_untouched(f, n);
+	}
+	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).probes, 0);
+	check_stamp(full, len, 5);
+	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).probes, 1);
+}
+
 static void non_probe_udp_untouched(void **state)
 {
 	struct udp_spec s = to_server;
@@ -185,19 +223,23 @@ static void bad_telemetry_not_stamped(void **state)
 		uint8_t val;
 	} bad[] = {
 	    {0, 'X'}, /* magic */
-	    {4, 2},   /* version */
+	    {4, 1},   /* version 1: 24-byte records */
+	    {4, 3},   /* a version to come */
 	    {5, 0},   /* max_hops */
 	    {5, CALVIN_TLM_MAX_HOPS + 1},
-	    {6, 5}, /* nr_hops > max_hops */
+	    {6, 5},    /* nr_hops > max_hops */
+	    {7, 0x02}, /* a flag this version does not define */
+	    {7, 0x80},
 	    {5, 5}, /* block longer than the packet */
 	};
+	const size_t n = sizeof(bad) / sizeof(bad[0]);
 	uint8_t f[FRAME_MAX];
 	size_t i, len;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < n; i++) {
 		len = build_probe(f, &to_server, 4, 0);
 		f[PAYLOAD_OFF(5) + bad[i].off] = bad[i].val;
-		if (i == 5)
+		if (i == n - 1)
 			len = PAYLOAD_OFF(5) + CALVIN_TLM_LEN(5) - 1;
 		check_forwarded_untouched(f, len);
 	}
@@ -547,6 +589,8 @@ int main(void)
 	    cmocka_unit_test_setup(probe_appends_after_other_hops, setup_fwd),
 	    cmocka_unit_test_setup(probe_with_ip_options, setup_fwd),
 	    cmocka_unit_test_setup(probe_without_udp_checksum, setup_fwd),
+	    cmocka_unit_test_setup(probe_of_32_vnfs, setup_fwd),
+	    cmocka_unit_test_setup(truncated_blocks, setup_fwd),
 	    cmocka_unit_test_setup(full_block_flags_overflow, setup_fwd),
 	    cmocka_unit_test_setup(non_probe_udp_untouched, setup_fwd),
 	    cmocka_unit_test_setup(bad_telemetry_not_stamped, setup_fwd),

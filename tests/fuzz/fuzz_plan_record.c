@@ -12,10 +12,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static char list[CALVIN_CPUS_TEXT_MAX];
 
 /* Beyond memory safety: a list that parses formats to one that parses to
- * the same set; a vnf line gives a CPU calvin handles and a valid name. */
+ * the same set; a vnf line gives a CPU calvin handles and a valid name; a
+ * degraded line a valid name and a grant worse than asked. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct calvin_cpumask s, again, hk;
+	struct calvin_degraded d;
 	struct calvin_hold hold;
 	char *text, *line, *next;
 
@@ -36,6 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(&hold, 0, sizeof(hold));
 		if (calvin_plan_record_line(line, &hk, &hold) == 1 &&
 		    (hold.cpu < 0 || hold.cpu >= CALVIN_MAX_CPUS || !calvin_name_valid(hold.vnf)))
+			abort();
+		if (calvin_plan_record_degraded(line, &d) == 1 &&
+		    (!calvin_name_valid(d.vnf) || d.granted <= d.asked ||
+		     strlen(d.why) >= sizeof(d.why)))
 			abort();
 	}
 	free(text);

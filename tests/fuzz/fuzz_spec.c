@@ -286,7 +286,7 @@ static void parse_checked(const char *data, size_t size)
 	if (!calvin_name_valid(spec.name) || spec.budget_ns == 0 || spec.nr_vnfs < 1 ||
 	    spec.nr_vnfs > CALVIN_MAX_VNFS || !calvin_name_valid(spec.server.name) ||
 	    spec.probe.port < 1 || spec.probe.port > 65535 || spec.probe.size > 1472 ||
-	    spec.probe.size < CALVIN_TLM_LEN(CALVIN_MAX_VNFS) || spec.probe.count < 1 ||
+	    spec.probe.size < CALVIN_TLM_LEN(2 * spec.nr_vnfs) || spec.probe.count < 1 ||
 	    spec.probe.count > 10000000 || spec.probe.rate < 1 || spec.probe.rate > 1000000)
 		abort();
 	for (i = 0; i < spec.nr_vnfs; i++)

@@ -82,7 +82,9 @@ udp_noports() { # CHAIN NODE
 		awk '/^Udp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "NoPorts") c = i; h = 1 } else print $c }'
 }
 
-# Send N UDP datagrams from a node (bash's /dev/udp: no extra tools).
+# Send N UDP datagrams from a node (bash's /dev/udp: no extra tools). Count
+# them where they arrive, not replies at the sender: a reply that comes
+# back before bash closes its socket is queued there and counted nowhere.
 udp_send() { # CHAIN NODE ADDR PORT N
 	$CALVIN exec "$1" "$2" -- bash -c \
 		"for i in \$(seq $5); do echo calvin-test >/dev/udp/$3/$4; done" 2>/dev/null

@@ -55,6 +55,10 @@ if [ -f build/kernel/pass.bpf.o ] && [ -x build/calvin-vnf ]; then
 	n=$(ip netns list | wc -l)
 	expect_bad "already deployed.*calvin down t-bad" $CALVIN up "$SPEC"
 	[ "$(ip netns list | wc -l)" -eq "$n" ] || fail "second up changed the namespaces"
+	# run deploys a chain of its own and removes it: never one that is up
+	expect_bad "up already.*calvin probe t-bad" $CALVIN run "$SPEC"
+	[ "$(ip netns list | wc -l)" -eq "$n" ] || fail "run changed a chain that was up"
+	[ -e /run/calvin/t-bad.state ] || fail "run took down a chain it did not deploy"
 	$CALVIN down t-bad || fail "calvin down failed"
 	assert_clean t-bad
 fi

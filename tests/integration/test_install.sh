@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # `make install DESTDIR=... PREFIX=...`: calvin, calvin-vnf, the XDP objects
 # and the man page where they belong; the installed calvin runs --help, and
-# runs a chain with a kernel and a user VNF from what was installed alone.
+# deploys and probes a chain with a kernel and a user VNF from what was
+# installed alone.
 . "$(dirname "$0")/lib.sh"
 C=t-inst
 trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
@@ -12,7 +13,8 @@ PREFIX=/opt/calvin-test
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install DESTDIR="$ROOT" PREFIX=$PREFIX \
 	>"$TMP/make.log" 2>&1 || fail "make install failed: $(tail -n 5 "$TMP/make.log")"
 for f in sbin/calvin lib/calvin/calvin-vnf lib/calvin/kernel/forward.bpf.o \
-	lib/calvin/kernel/reflect.bpf.o lib/calvin/kernel/pass.bpf.o share/man/man8/calvin.8; do
+	lib/calvin/kernel/reflect.bpf.o lib/calvin/kernel/pass.bpf.o \
+	lib/calvin/kernel/handover.bpf.o share/man/man8/calvin.8; do
 	[ -f "$ROOT$PREFIX/$f" ] || fail "make install did not install $PREFIX/$f"
 done
 CALVIN=$ROOT$PREFIX/sbin/calvin
@@ -26,9 +28,14 @@ echo "installed under $PREFIX: calvin runs --help"
 require_root
 require_netns_xdp
 # calvin-vnf and the XDP objects come from PREFIX/lib/calvin: the
-# installed calvin knows no other place
+# installed calvin knows no other place, and calvin-vnf finds its ports'
+# hand-over program beside itself (kernel/handover.bpf.o)
 SPEC=$(spec_copy chains/tactile-fwd.yaml $C)
-$CALVIN -j run "$SPEC" -c 50 >"$TMP/run.json" || fail "the installed calvin run failed"
+$CALVIN up "$SPEC" >/dev/null || fail "the installed calvin up failed"
+[ "$(vnf_str $C fwd-u west_t_in)" = xdp ] ||
+	fail "the installed calvin-vnf runs without its hand-over program ($(vnf_str $C fwd-u west_t_in))"
+$CALVIN -j probe -c 50 $C >"$TMP/run.json" || fail "the installed calvin probe failed"
 [ "$(json_num received <"$TMP/run.json")" = 50 ] || fail "probes lost: $(cat "$TMP/run.json")"
+$CALVIN down $C || fail "the installed calvin down failed"
 assert_clean $C
 echo ok

@@ -107,7 +107,7 @@ SPEC=$(shared_spec chains/tactile-nc.yaml $C)
 $CALVIN up "$SPEC" || fail "calvin up failed"
 assert_wakeup $C 2
 $CALVIN probe -c 1 $C >/dev/null 2>&1
-# the repairs leave at the flush deadline (1 ms): wait until none come
+# the repairs leave at the flush deadline (200 us): wait until none come
 nc_counts() { echo "$(vnf_stat $C enc nc_source) $(vnf_stat $C enc nc_repair_sent)"; }
 wait_stable now nc_counts
 read -r src rep <<<"$now"

@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <calvin/telemetry.h>
+#include "telemetry.h"
 
 #define RUN_LEN 16
 
@@ -58,19 +58,6 @@ static bool has_run(const uint8_t *p, size_t len, uint8_t step)
 	return false;
 }
 
-/* Length of a telemetry block at the front of a UDP payload, or 0. */
-static size_t tlm_len(const uint8_t *p, size_t len)
-{
-	const struct calvin_tlm_hdr *h = (const void *)p;
-	size_t n;
-
-	if (len < CALVIN_TLM_HDR_LEN || ntohl(h->magic) != CALVIN_TLM_MAGIC ||
-	    h->version != CALVIN_TLM_VERSION)
-		return 0;
-	n = CALVIN_TLM_LEN(h->max_hops);
-	return n <= len ? n : 0;
-}
-
 static void frame_print(const uint8_t *f, size_t len, uint8_t step)
 {
 	const struct ether_header *eth = (const void *)f;
@@ -88,7 +75,7 @@ static void frame_print(const uint8_t *f, size_t len, uint8_t step)
 		return;
 	udp = (const void *)(f + l4);
 	app = f + l4 + sizeof(*udp);
-	skip = tlm_len(app, end - l4 - sizeof(*udp));
+	skip = calvin_tlm_block_len(app, end - l4 - sizeof(*udp));
 	app += skip;
 	len = end - l4 - sizeof(*udp) - skip;
 	printf("%u %u %s ", ntohs(udp->source), ntohs(udp->dest),

@@ -19,6 +19,10 @@
 #define VNFS "vnfs:\n  - name: a\n    kind: forward\n    space: kernel\n"
 #define VNF_USER(extra) HEAD "vnfs:\n  - name: a\n    kind: forward\n    space: user\n" extra
 #define ITEM(n) "  - {name: a" #n ", kind: forward, space: kernel}\n"
+#define ITEMS8(t)                                                                                  \
+	ITEM(t##1) ITEM(t##2) ITEM(t##3) ITEM(t##4) ITEM(t##5) ITEM(t##6) ITEM(t##7) ITEM(t##8)
+/* the longest chain: 32 VNFs, on lines 4-35 after HEAD "vnfs:\n" */
+#define ITEMS32 ITEMS8(a) ITEMS8(b) ITEMS8(c) ITEMS8(d)
 
 struct bad_case {
 	const char *name;
@@ -106,7 +110,16 @@ static const struct bad_case bad_cases[] = {
     {"port_decimal", HEAD VNFS "probe:\n  port: 1.5\n", "t.yaml:8:9: ", "not an integer"},
     {"count_high", HEAD VNFS "probe:\n  count: 10000001\n", "t.yaml:8:10: ", "from 1 to 10000000"},
     {"rate_zero", HEAD VNFS "probe:\n  rate: 0\n", "t.yaml:8:9: ", "from 1 to 1000000"},
-    {"size_low", HEAD VNFS "probe:\n  size: 207\n", "t.yaml:8:9: ", "from 208 to 1472"},
+    {"size_low", HEAD VNFS "probe:\n  size: 47\n", "t.yaml:8:9: ", "from 48 to 1472"},
+    /* a size the chain's hop records do not fit: at the size, wherever the
+     * VNFs are written */
+    {"size_below_chain",
+     HEAD "vnfs:\n" ITEM(1) ITEM(2) ITEM(3) ITEM(4) "probe:\n  size: 143\n", "t.yaml:9:9: ",
+     "probe size 143 is too small for the 8 hop records of 4 VNFs (a 144-byte telemetry "
+     "block); set size to at least 144, or leave it out"},
+    {"size_before_vnfs",
+     HEAD "probe: {size: 79}\nvnfs:\n" ITEM(1) ITEM(2), "t.yaml:3:15: ",
+     "too small for the 4 hop records of 2 VNFs"},
     {"size_high", HEAD VNFS "probe:\n  size: 1473\n", "t.yaml:8:9: ", "out of range"},
     {"burst_zero", VNF_USER("    burst: 0\n"), "t.yaml:7:12: ", "from 1 to 512"},
     {"burst_high", VNF_USER("    burst: 513\n"), "t.yaml:7:12: ", "burst 513 is out of range"},
@@ -148,9 +161,8 @@ static const struct bad_case bad_cases[] = {
     {"vnfs_null", HEAD "vnfs:\n", "t.yaml:3:6: ", "vnfs must be a list"},
     {"vnfs_scalar", HEAD "vnfs: fwd\n", "t.yaml:3:7: ", "vnfs must be a list"},
     {"vnf_not_mapping", HEAD "vnfs:\n  - fwd\n", "t.yaml:4:5: ", "VNF 1 must be a mapping"},
-    {"too_many_vnfs",
-     HEAD "vnfs:\n" ITEM(1) ITEM(2) ITEM(3) ITEM(4) ITEM(5) ITEM(6) ITEM(7) ITEM(8) ITEM(9),
-     "t.yaml:12:5: ", "too many VNFs: a chain holds at most 8"},
+    {"too_many_vnfs", HEAD "vnfs:\n" ITEMS32 ITEM(33), "t.yaml:36:5: ",
+     "too many VNFs: a chain holds at most 32"},
     {"section_not_mapping", HEAD VNFS "probe: 5\n", "t.yaml:7:8: ", "probe must be a mapping"},
 };
 
@@ -267,7 +279,7 @@ static void test_every_option(void **state)
 	    "kernel},\n"
 	    "        {name: a-8, kind: forward, space: kernel}],\n"
 	    " server: {name: srv, kind: echo},\n"
-	    " probe: {port: 65535, count: 10000000, rate: 1000000, mode: ping-pong, size: 208}}\n";
+	    " probe: {port: 65535, count: 10000000, rate: 1000000, mode: ping-pong, size: 272}}\n";
 	struct calvin_chain_spec s;
 
 	assert_int_equal(parse(yaml, &s), 0);
@@ -276,7 +288,7 @@ static void test_every_option(void **state)
 	assert_int_equal(s.placement, CALVIN_PLACE_ISOLATED);
 	assert_false(s.allow_sharing);
 	assert_int_equal(s.backend, CALVIN_BACKEND_LIBVIRT);
-	assert_int_equal(s.nr_vnfs, CALVIN_MAX_VNFS);
+	assert_int_equal(s.nr_vnfs, 8);
 	assert_int_equal(s.vnfs[1].space, CALVIN_USER);
 	assert_int_equal(s.vnfs[1].burst, 512);
 	assert_int_equal(s.vnfs[1].pmd, CALVIN_PMD_AF_PACKET);
@@ -290,7 +302,33 @@ static void test_every_option(void **state)
 	assert_int_equal(s.probe.count, 10000000);
 	assert_int_equal(s.probe.rate, 1000000);
 	assert_int_equal(s.probe.mode, CALVIN_PROBE_PINGPONG);
-	assert_int_equal(s.probe.size, 208);
+	/* the least that holds 16 records */
+	assert_int_equal(s.probe.size, 272);
+	assert_int_equal(s.probe.size_pos.line, 10);
+}
+
+/* Without a size, the probe gets 256 bytes, or what the chain's hop
+ * records need where that is more; a 32-VNF chain is valid as written. */
+static void test_probe_size_default(void **state)
+{
+	static const char two[] = HEAD "vnfs:\n" ITEM(1) ITEM(2);
+	static const char eight[] = HEAD "vnfs:\n" ITEMS8(a);
+	static const char longest[] = HEAD "vnfs:\n" ITEMS32 "probe: {count: 5}\n";
+	static const char tight[] = HEAD "vnfs:\n" ITEMS32 "probe: {size: 1040}\n";
+	static struct calvin_chain_spec s;
+
+	assert_int_equal(parse(two, &s), 0);
+	assert_int_equal(s.probe.size, 256);
+	assert_int_equal(s.probe.size_pos.line, 0);
+	assert_int_equal(parse(eight, &s), 0);
+	assert_int_equal(s.probe.size, 272);
+	assert_int_equal(parse(longest, &s), 0);
+	assert_int_equal(s.nr_vnfs, CALVIN_MAX_VNFS);
+	assert_string_equal(s.vnfs[31].name, "ad8");
+	assert_int_equal(s.probe.size, 1040);
+	assert_int_equal(calvin_probe_size_needed(&s), 1040);
+	assert_int_equal(parse(tight, &s), 0);
+	assert_int_equal(s.probe.size, 1040);
 }
 
 static void test_load_errors(void **state)
@@ -431,7 +469,8 @@ static size_t good_tests(struct CMUnitTest *t)
 {
 	const struct CMUnitTest good[] = {
 	    cmocka_unit_test(test_reference_file), cmocka_unit_test(test_minimal_defaults),
-	    cmocka_unit_test(test_every_option),   cmocka_unit_test(test_load_errors),
+	    cmocka_unit_test(test_every_option),   cmocka_unit_test(test_probe_size_default),
+	    cmocka_unit_test(test_load_errors),
 	    cmocka_unit_test(test_err_buffer),	   cmocka_unit_test(test_length_bound),
 	    cmocka_unit_test(test_truncations),	   cmocka_unit_test(test_parse_duration),
 	    cmocka_unit_test(test_names),

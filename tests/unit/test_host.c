@@ -211,6 +211,34 @@ static void test_record_lines(void **unused)
 	    -EINVAL);
 	assert_int_equal(calvin_plan_record_line("# vnf a 1 owns\n", &hk, &hold), 0);
 	assert_int_equal(calvin_plan_record_line("\n", &hk, &hold), 0);
+	/* a degraded line is no hold: an older reader skips it */
+	assert_int_equal(calvin_plan_record_line("degraded a dedicated shared x\n", &hk, &hold), 0);
+}
+
+static void test_record_degraded_lines(void **unused)
+{
+	struct calvin_degraded d;
+
+	assert_int_equal(
+	    calvin_plan_record_degraded("degraded fwd-u isolated shared-core no core left to "
+					"dedicate; a later VNF shares its core\n",
+					&d),
+	    1);
+	assert_string_equal(d.vnf, "fwd-u");
+	assert_int_equal(d.asked, CALVIN_GRANT_ISOLATED);
+	assert_int_equal(d.granted, CALVIN_GRANT_SHARED_CORE);
+	assert_string_equal(d.why, "no core left to dedicate; a later VNF shares its core");
+	assert_int_equal(calvin_plan_record_degraded("degraded a dedicated shared -\n", &d), 1);
+	assert_string_equal(d.why, "");
+	assert_int_equal(calvin_plan_record_degraded("vnf a 1 owns\n", &d), 0);
+	assert_int_equal(calvin_plan_record_degraded("# degraded a x y\n", &d), 0);
+	/* not a grant, not worse than asked, not a name, cut short */
+	assert_int_equal(calvin_plan_record_degraded("degraded a best shared x\n", &d), -EINVAL);
+	assert_int_equal(calvin_plan_record_degraded("degraded a shared dedicated x\n", &d),
+			 -EINVAL);
+	assert_int_equal(calvin_plan_record_degraded("degraded A dedicated shared x\n", &d),
+			 -EINVAL);
+	assert_int_equal(calvin_plan_record_degraded("degraded a dedicated\n", &d), -EINVAL);
 }
 
 /* This machine's own /sys and /proc: no crash, every online CPU found (on
@@ -243,6 +271,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_read_partitions_walk, fake_teardown),
 	    cmocka_unit_test_teardown(test_read_holds, fake_teardown),
 	    cmocka_unit_test(test_record_lines),
+	    cmocka_unit_test(test_record_degraded_lines),
 	    cmocka_unit_test(test_real_host),
 	};
 

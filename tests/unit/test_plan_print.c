@@ -119,6 +119,19 @@ static void test_json(void **unused)
 		   "\"isolated\":false}],\"unread\":\"\"}}\n");
 }
 
+/* The plan of s on the fake host, as `calvin up` records it, in path. */
+static void record(char *path, size_t len)
+{
+	FILE *f;
+
+	show(calvin_plan_print_text);
+	snprintf(path, len, "%s/deployed.plan", h.run_dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	calvin_plan_record_write(f, &s, &p);
+	fclose(f);
+}
+
 /* What `calvin up` writes is what the reader of another chain reads. */
 static void test_record_roundtrip(void **unused)
 {
@@ -128,12 +141,7 @@ static void test_record_roundtrip(void **unused)
 	FILE *f;
 
 	host_8();
-	show(calvin_plan_print_text);
-	snprintf(path, sizeof(path), "%s/deployed.plan", h.run_dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	calvin_plan_record_write(f, &s, &p);
-	fclose(f);
+	record(path, sizeof(path));
 	assert_int_equal(calvin_plan_record_housekeeping(path, &hk), 0);
 	assert_true(calvin_cpumask_equal(&hk, &p.housekeeping));
 	f = fopen(path, "r");
@@ -162,6 +170,29 @@ static void test_record_roundtrip(void **unused)
 	assert_false(t.holds[i + 1].isolated);
 	snprintf(path, sizeof(path), "%s/none.plan", h.run_dir);
 	assert_int_equal(calvin_plan_record_housekeeping(path, &hk), -ENOENT);
+	assert_int_equal(calvin_plan_record_degraded_read(path, NULL, 0), -ENOENT);
+}
+
+/* What the plan degraded is in the record, for the reports to say. */
+static void test_record_degraded(void **unused)
+{
+	struct calvin_degraded d[CALVIN_MAX_VNFS];
+	char path[PATH_MAX], line[256];
+
+	host_8();
+	record(path, sizeof(path));
+	assert_int_equal(calvin_plan_record_degraded_read(path, d, CALVIN_MAX_VNFS), 1);
+	assert_string_equal(d[0].vnf, "v2");
+	assert_int_equal(d[0].asked, CALVIN_GRANT_ISOLATED);
+	assert_int_equal(d[0].granted, CALVIN_GRANT_DEDICATED);
+	assert_string_equal(d[0].why, "no isolated core left (isolated: 2)");
+	calvin_degraded_text(&d[0], line, sizeof(line));
+	assert_string_equal(line, "v2 asked isolated, got dedicated: no isolated core left "
+				  "(isolated: 2)");
+	/* nothing degraded: no line */
+	chain(3, 0x5, CALVIN_PLACE_SHARED);
+	record(path, sizeof(path));
+	assert_int_equal(calvin_plan_record_degraded_read(path, d, CALVIN_MAX_VNFS), 0);
 }
 
 static int free_out(void **unused)
@@ -178,6 +209,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_text_sharing, free_out),
 	    cmocka_unit_test_teardown(test_json, free_out),
 	    cmocka_unit_test_teardown(test_record_roundtrip, free_out),
+	    cmocka_unit_test_teardown(test_record_degraded, free_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -310,9 +310,89 @@ static void test_report_vm_clocks(void **state)
 	free(text);
 }
 
+/* Over budget: the line naming the hop or link with the largest p99; what
+ * placement could not give, whatever the verdict; why a reply was bad. */
+static void test_report_notes(void **state)
+{
+	static const struct calvin_degraded deg = {
+	    "fwd-u", CALVIN_GRANT_DEDICATED, CALVIN_GRANT_SHARED, "no core left to dedicate"};
+	struct fixture *fx = *state;
+	struct calvin_share sh;
+	char *text, line[256];
+	uint32_t s;
+
+	for (s = 0; s < 10; s++)
+		feed(fx, s, 1000000 * (s + 1), 0);
+	fx->r->sent = 10;
+	calvin_probe_finish(&fx->a, OFF, 20);
+	fx->r->degraded[0] = deg;
+	fx->r->nr_degraded = 1;
+	text = report(fx, false);
+	assert_null(strstr(text, "largest share"));
+	assert_non_null(strstr(text, "verdict: within budget (p99 RTT 6.40us <= 350us)\n"
+				     "placement: fwd-u asked dedicated, got shared: no core left to "
+				     "dedicate\n"));
+	free(text);
+
+	fx->spec.budget_ns = 1000;
+	assert_int_equal(calvin_report_largest_share(&fx->spec, fx->r, &sh), 0);
+	assert_true(sh.link);
+	assert_string_equal(sh.label, "fwd-u -> server -> fwd-u");
+	assert_int_equal(sh.p99_ns, 2000);
+	assert_int_equal(sh.rtt_p99_ns, 6400);
+	calvin_share_text(&sh, line, sizeof(line));
+	assert_string_equal(line, "link fwd-u -> server -> fwd-u: p99 2.00us, 31% of the p99 RTT "
+				  "6.40us");
+	fx->r->bad_replies = 2;
+	strcpy(fx->r->bad_why, "telemetry version 1 (24-byte hop records)");
+	text = report(fx, false);
+	assert_non_null(strstr(text, "bad replies: the first was telemetry version 1 (24-byte hop "
+				     "records)\nverdict: over budget: p99 RTT 6.40us > 1.00us\n"
+				     "largest share: link fwd-u -> server -> fwd-u: p99 2.00us, 31% "
+				     "of the p99 RTT 6.40us\nplacement: fwd-u asked dedicated"));
+	free(text);
+	text = report(fx, true);
+	assert_non_null(strstr(text, "\"largest_share\": {\"kind\": \"link\", \"label\": \"fwd-u "
+				     "-> server -> fwd-u\", \"p99_ns\": 2000, \"rtt_p99_ns\": 6400}"));
+	assert_non_null(strstr(text, "\"placement\": [{\"vnf\": \"fwd-u\", \"asked\": "
+				     "\"dedicated\", \"granted\": \"shared\", \"why\": \"no core "
+				     "left to dedicate\"}]"));
+	assert_non_null(strstr(text, "\"bad_replies_first\": \"telemetry version 1"));
+	free(text);
+}
+
+/* A hop that holds the probe longest is named as a hop. */
+static void test_share_hop(void **state)
+{
+	struct fixture *fx = *state;
+	struct calvin_share sh;
+	struct calvin_tlm t;
+	char line[256];
+	uint32_t s;
+
+	for (s = 0; s < 10; s++) {
+		make_reply(&t, s, 1000000 * (s + 1));
+		t.hops[2].t_out += 9900; /* fwd-u on the way back: 10us */
+		t.hops[3].t_in += 9900;
+		t.hops[3].t_out += 9900;
+		calvin_probe_account(&fx->a, 1000000 * (s + 1) + OFF, t.hops[3].t_out + 1000 + OFF,
+				     &t, 0);
+	}
+	fx->r->sent = 10;
+	calvin_probe_finish(&fx->a, OFF, 20);
+	assert_int_equal(calvin_report_largest_share(&fx->spec, fx->r, &sh), 0);
+	calvin_share_text(&sh, line, sizeof(line));
+	assert_string_equal(line, "hop fwd-u (user) <-: p99 10.0us, 61% of the p99 RTT 16.3us");
+	/* nothing measured: nothing to name */
+	calvin_probe_result_init(fx->r);
+	assert_int_equal(calvin_report_largest_share(&fx->spec, fx->r, &sh), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_report_notes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_share_hop, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_account_reference_chain, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_account_anomalies, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_account_overflow_then_path, setup, teardown),

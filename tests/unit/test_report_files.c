@@ -147,6 +147,18 @@ static void test_markdown(void **state)
 	md = markdown(fx, 0);
 	assert_null(strstr(md, "rtt-cdf.svg"));
 	assert_non_null(strstr(md, "No pictures"));
+	assert_null(strstr(md, "- placement"));
+	free(md);
+	/* over budget, and a VNF the plan degraded: said under the verdict */
+	fx->spec.budget_ns = 1000;
+	strcpy(fx->r->degraded[0].vnf, "fwd-u");
+	fx->r->degraded[0].asked = CALVIN_GRANT_ISOLATED;
+	fx->r->degraded[0].granted = CALVIN_GRANT_SHARED_CORE;
+	fx->r->nr_degraded = 1;
+	md = markdown(fx, 0);
+	assert_non_null(strstr(md, "**\n\n- largest share: link fwd-u -> server -> fwd-u: p99 "
+				   "2.00us, "));
+	assert_non_null(strstr(md, "\n- placement: fwd-u asked isolated, got shared-core\n"));
 	free(md);
 	fclose(raw);
 }

@@ -155,6 +155,7 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 	err = calvin_probe_run(&o, r);
 	node_leave(saved);
 	r->platform = backend_describe(spec, platform, sizeof(platform));
+	r->nr_degraded = chain_degraded(spec->name, r->degraded);
 	if (err) {
 		calvin_err("probe of chain '%s' failed: %s", spec->name, strerror(-err));
 		rc = CALVIN_EXIT_FAIL;

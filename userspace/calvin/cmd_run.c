@@ -3,10 +3,27 @@
  * torn down whatever happens after it came up, Ctrl-C included: a signal
  * during `up` rolls the deployment back, one during the probes ends them
  * and the report shows what they measured. */
+#include <limits.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "state.h"
 #include "util.h"
+
+/* `run` deploys a chain of its own and removes it at the end: one that is
+ * up already is someone's, and must not be taken down by it. */
+static int refuse_deployed(const struct calvin_chain_spec *spec)
+{
+	char path[PATH_MAX];
+
+	if (state_file(path, sizeof(path), spec->name, ".state") || access(path, F_OK))
+		return 0;
+	calvin_err("chain '%s' is up already, and 'calvin run' would take it down at the end; "
+		   "probe it with 'calvin probe %s', or 'calvin down %s' first",
+		   spec->name, spec->name, spec->name);
+	return CALVIN_EXIT_USAGE;
+}
 
 int cmd_run(const struct cmd_args *a)
 {
@@ -15,6 +32,8 @@ int cmd_run(const struct cmd_args *a)
 	int rc, down;
 
 	rc = load_spec(a->arg[0], &spec);
+	if (!rc)
+		rc = refuse_deployed(&spec);
 	if (rc)
 		return rc;
 	catch_quit_signals();

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "isolate/isolate.h"
 #include "loader.h"
+#include "report.h"
 #include "util.h"
 
 static const char *const dir_name[] = {"fwd", "rev"};
@@ -133,6 +134,26 @@ static void user_stats(const struct calvin_chain_spec *spec, unsigned int vnf, b
 		print_flat_dict(node, buf);
 }
 
+/* What placement gave less than asked: one line per VNF, as the
+ * reports say it. */
+static void placement_notes(const char *chain)
+{
+	struct calvin_degraded d[CALVIN_MAX_VNFS];
+	unsigned int n = chain_degraded(chain, d), i;
+	char line[CALVIN_NAME_MAX + CALVIN_WHY_MAX + 64];
+
+	if (calvin_json) {
+		printf("\"placement\":");
+		calvin_degraded_json(stdout, d, n);
+		printf(",");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		calvin_degraded_text(&d[i], line, sizeof(line));
+		printf("  placement: %s\n", line);
+	}
+}
+
 static int chain_status(const char *chain, bool first)
 {
 	struct calvin_chain_spec spec;
@@ -144,9 +165,12 @@ static int chain_status(const char *chain, bool first)
 	if (rc)
 		return rc;
 	if (calvin_json)
-		printf("%s{\"chain\":\"%s\",\"vnfs\":[", first ? "" : ",", chain);
+		printf("%s{\"chain\":\"%s\",", first ? "" : ",", chain);
 	else
 		printf("chain %s (%s)\n", chain, spec.path);
+	placement_notes(chain);
+	if (calvin_json)
+		printf("\"vnfs\":[");
 	for (i = 0; i < spec.nr_vnfs; i++) {
 		if (spec.vnfs[i].space == CALVIN_KERNEL)
 			kernel_stats(&spec, i, i == 0);

@@ -107,15 +107,22 @@ static int step(int err)
 	return err ? err : calvin_quit ? -EINTR : 0;
 }
 
+/* The journal's first entries and the chain's files, the plan record
+ * among them: other chains plan around it from now on. */
+static int record(struct deploy *d, const struct node_backend *be)
+{
+	int err;
+
+	err = state_add(d->state, ST_BACKEND, be->name, NULL, 0, 0);
+	return err ? err : step(chain_files(d));
+}
+
 static int deploy(struct deploy *d, const struct node_backend *be)
 {
 	const struct calvin_chain_spec *s = d->spec;
 	unsigned int n = d->nr_nodes, i;
-	int err;
+	int err = 0;
 
-	err = state_add(d->state, ST_BACKEND, be->name, NULL, 0, 0);
-	if (!err)
-		err = step(chain_files(d));
 	for (i = 0; !err && i < n; i++)
 		err = step(be->node_create(d, i));
 	for (i = 0; !err && i + 1 < n; i++)
@@ -227,21 +234,15 @@ static int check_journal_names(const struct calvin_chain_spec *spec)
 	return 0;
 }
 
-/* Everything that can be checked before the first resource exists. */
-static int check_chain(const struct calvin_chain_spec *spec, const struct node_backend *be,
-		       struct calvin_plan *plan)
+/* Everything that can be checked before the first resource exists, but
+ * the plan (see chain_up()). */
+static int check_chain(const struct calvin_chain_spec *spec, const struct node_backend *be)
 {
 	int rc;
 
-	rc = check_probe_size(spec, spec->probe.size);
-	if (!rc)
-		rc = check_journal_names(spec);
+	rc = check_journal_names(spec);
 	if (!rc)
 		rc = be->check(spec);
-	if (!rc)
-		rc = make_plan(spec, plan, NULL);
-	if (!rc)
-		rc = isolation_check(spec, plan);
 	if (!rc)
 		rc = check_shared_nodes(spec);
 	if (!rc)
@@ -258,14 +259,38 @@ static int interrupted(const struct calvin_chain_spec *spec, bool left)
 	return quit_status();
 }
 
+/* Under the planning lock: the plan, and the journal of a new deployment
+ * (-EEXIST: the chain is deployed). Returns 0, -EEXIST or an exit code. */
+static int plan_and_journal(struct deploy *d, struct calvin_plan *plan)
+{
+	const struct calvin_chain_spec *spec = d->spec;
+	int rc, err;
+
+	rc = make_plan(spec, plan, NULL);
+	if (!rc)
+		rc = isolation_check(spec, plan);
+	if (rc)
+		return rc;
+	err = state_create(d->state, spec->name);
+	if (!err || err == -EEXIST)
+		return err;
+	if (err == -EBUSY) {
+		calvin_err("chain '%s' is being changed by another calvin; try again", spec->name);
+		return CALVIN_EXIT_USAGE;
+	}
+	calvin_err("cannot create the state of chain '%s' in %s: %s", spec->name, calvin_run_dir(),
+		   strerror(-err));
+	return CALVIN_EXIT_FAIL;
+}
+
 int chain_up(const struct calvin_chain_spec *spec)
 {
 	const struct node_backend *be = backend_of(spec);
 	struct chain_state state;
 	struct calvin_plan plan;
 	struct deploy d = { .spec = spec, .state = &state, .plan = &plan };
+	int rc, err, lock;
 	bool left;
-	int rc, err;
 
 	rc = need_root("calvin up");
 	if (rc)
@@ -281,7 +306,7 @@ int chain_up(const struct calvin_chain_spec *spec)
 			   strerror(-err));
 		return CALVIN_EXIT_USAGE;
 	}
-	rc = check_chain(spec, be, &plan);
+	rc = check_chain(spec, be);
 	if (!rc)
 		rc = state_dir_check(true);
 	if (rc)
@@ -289,18 +314,18 @@ int chain_up(const struct calvin_chain_spec *spec)
 	if (calvin_quit)
 		return interrupted(spec, false);
 	d.nr_nodes = calvin_chain_nodes(spec, d.nodes);
-	err = state_create(&state, spec->name);
-	if (err == -EEXIST)
-		return chain_update(spec);
-	if (err == -EBUSY) {
-		calvin_err("chain '%s' is being changed by another calvin; try again", spec->name);
-		return CALVIN_EXIT_USAGE;
-	} else if (err) {
-		calvin_err("cannot create the state of chain '%s' in %s: %s", spec->name,
-			   calvin_run_dir(), strerror(-err));
-		return CALVIN_EXIT_FAIL;
+	err = plan_lock(&lock);
+	if (err)
+		return err == -EINTR ? interrupted(spec, false) : CALVIN_EXIT_FAIL;
+	rc = plan_and_journal(&d, &plan);
+	if (rc) {
+		plan_unlock(&lock);
+		return rc == -EEXIST ? chain_update(spec) : rc;
 	}
-	err = step(deploy(&d, be));
+	err = step(record(&d, be));
+	plan_unlock(&lock);
+	if (!err)
+		err = step(deploy(&d, be));
 	if (!err)
 		err = step(isolate(&d));
 	if (err) {
@@ -323,8 +348,11 @@ int cmd_up(const struct cmd_args *a)
 	int rc;
 
 	rc = load_spec(a->arg[0], &spec);
+	if (!rc)
+		rc = admit_check(&spec, a);
 	if (rc)
 		return rc;
 	catch_quit_signals();
-	return chain_up(&spec);
+	rc = chain_up(&spec);
+	return rc || !a->admit ? rc : chain_admit(&spec, &a->probe);
 }

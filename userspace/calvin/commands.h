@@ -38,6 +38,7 @@ struct cmd_args {
 	bool help;		 /* -h, --help: print the usage, do nothing else */
 	struct probe_args probe; /* probe, run */
 	bool all;		 /* down --all */
+	bool admit;		 /* up --admit */
 	struct bench_args bench; /* bench */
 };
 
@@ -81,6 +82,10 @@ extern const struct option probe_options[];
 int probe_option(struct cmd_args *a, int c, const char *arg);
 extern const struct option down_options[];
 int down_option(struct cmd_args *a, int c, const char *arg);
+/* up's --admit and the probe options it takes (admit.c) */
+extern const struct option up_options[];
+#define UP_SHORTOPTS "c:r:ps:"
+int up_option(struct cmd_args *a, int c, const char *arg);
 extern const struct option bench_options[];
 #define BENCH_SHORTOPTS "n:c:t:o:"
 int bench_option(struct cmd_args *a, int c, const char *arg);
@@ -106,6 +111,12 @@ int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan,
 /* The housekeeping cores of a deployed chain, from its plan record, less
  * what chains deployed since hold; prints the error line itself. */
 int chain_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpumask *hk);
+/* The host-wide planning lock (plan_lock.c), held by `up` from reading
+ * other chains' plan records to writing its own. 0 and *fd, -EINTR when
+ * SIGINT or SIGTERM stopped the wait, or -errno after one line. */
+int plan_lock(int *fd);
+/* Release it; harmless when *fd is -1. */
+void plan_unlock(int *fd);
 /* Is a probe of size bytes big enough for every hop record of the chain?
  * Prints the error line itself. */
 int check_probe_size(const struct calvin_chain_spec *spec, unsigned int size);
@@ -120,6 +131,9 @@ struct chain_state;
 /* Undo what a journal names: isolation, then the backend's resources.
  * 0 or -errno. */
 int chain_undo(const struct node_backend *be, struct chain_state *s);
+/* What the plan of a deployed chain degraded, as its plan record says,
+ * into d (CALVIN_MAX_VNFS entries): how many (0 without a record). */
+unsigned int chain_degraded(const char *chain, struct calvin_degraded *d);
 /* The spec a deployed chain was brought up with. */
 int deployed_spec(const char *chain, struct calvin_chain_spec *spec);
 
@@ -132,6 +146,15 @@ void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_a
 		      struct probe_args *out);
 /* Probe a deployed chain and print the report; returns an exit code. */
 int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a);
+/* up --admit: are the command line's options right for spec (probe
+ * options only with --admit, a size that holds the hop records, not a
+ * chain deployed already)? 0 or an exit code, after one line. */
+int admit_check(const struct calvin_chain_spec *spec, const struct cmd_args *a);
+/* up --admit, once the chain is up: probe it briefly (ADMIT_COUNT paced
+ * probes unless given says otherwise) and keep it if it is within budget;
+ * tear it down otherwise. 0 when admitted, CALVIN_EXIT_OVER_BUDGET when
+ * it missed its budget or lost probes, 1 when it could not be measured. */
+int chain_admit(const struct calvin_chain_spec *spec, const struct probe_args *given);
 /* Write the report of a probe run into dir (outdir.c); raw holds the run's
  * per-probe records. placement and command may be NULL. */
 struct calvin_probe_result;

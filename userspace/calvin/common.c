@@ -6,8 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <calvin/telemetry.h>
-
 #include "backend.h"
 #include "commands.h"
 #include "host.h"
@@ -112,6 +110,17 @@ int chain_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpuma
 	return rc;
 }
 
+unsigned int chain_degraded(const char *chain, struct calvin_degraded *d)
+{
+	char path[4096];
+	int n;
+
+	if (state_file(path, sizeof(path), chain, ".plan"))
+		return 0;
+	n = calvin_plan_record_degraded_read(path, d, CALVIN_MAX_VNFS);
+	return n > 0 ? (unsigned int)n : 0;
+}
+
 int deployed_spec(const char *chain, struct calvin_chain_spec *spec)
 {
 	char path[4096], err[CALVIN_ERR_MAX];
@@ -141,12 +150,12 @@ int deployed_spec(const char *chain, struct calvin_chain_spec *spec)
 
 int check_probe_size(const struct calvin_chain_spec *spec, unsigned int size)
 {
-	unsigned int need = CALVIN_TLM_LEN(2 * spec->nr_vnfs);
+	unsigned int need = calvin_probe_size_needed(spec);
 
 	if (size >= need)
 		return 0;
-	calvin_err("%s: probe size %u is too small for the %u hop records of %u VNFs; set "
-		   "probe size to at least %u",
-		   spec->path, size, 2 * spec->nr_vnfs, spec->nr_vnfs, need);
+	calvin_err("probe size %u (-s) is too small for the %u hop records of chain %s's %u "
+		   "VNFs; give at least %u, or leave -s out",
+		   size, 2 * spec->nr_vnfs, spec->name, spec->nr_vnfs, need);
 	return CALVIN_EXIT_USAGE;
 }

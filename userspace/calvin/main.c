@@ -46,13 +46,25 @@ static const struct calvin_cmd cmds[] = {
 	  .run = cmd_up,
 	  .min_args = 1,
 	  .max_args = 1,
-	  .synopsis = "CHAIN.yaml",
-	  .summary = "deploy",
+	  .synopsis = "CHAIN.yaml [--admit] [-c N] [-r RATE] [-p] [-s BYTES]",
+	  .summary = "deploy (--admit: only if it meets its budget)",
 	  .usage =
 	      "Deploy a chain: its nodes, links, kernel and user VNFs, and server. Everything\n"
 	      "is journalled before it is created; a failure or Ctrl-C removes it all.\n"
 	      "On a deployed chain, applies changed acl, router, ratelimit and impair\n"
-	      "parameters in place; any other change needs 'calvin down' first.\n" },
+	      "parameters in place; any other change needs 'calvin down' first.\n\n"
+	      "      --admit       admission by budget: probe the new chain briefly (200\n"
+	      "                    paced probes) and keep it only if its p99 RTT is within\n"
+	      "                    its budget and no probe was lost; otherwise print the\n"
+	      "                    report, naming the hop or link with the largest share of\n"
+	      "                    the p99, take the chain down and exit 3\n"
+	      "  -c, --count N     admission probes to send\n"
+	      "  -r, --rate RATE   admission probes per second\n"
+	      "  -p, --ping-pong   send each admission probe when the one before came back\n"
+	      "  -s, --size BYTES  UDP payload bytes of the admission probes\n",
+	  .opts = up_options,
+	  .shortopts = UP_SHORTOPTS,
+	  .opt = up_option },
 	{ .name = "probe",
 	  .run = cmd_probe,
 	  .min_args = 1,
@@ -71,9 +83,10 @@ static const struct calvin_cmd cmds[] = {
 	  .max_args = 1,
 	  .synopsis = "[CHAIN]",
 	  .summary = "live per-VNF counters",
-	  .usage = "Show the deployed chains (or one) and the live counters of each VNF: per\n"
+	  .usage = "Show every deployed chain (or one) and the live counters of each VNF: per\n"
 		   "direction for kernel VNFs, with the hits of each acl rule; from its\n"
-		   "telemetry socket for user VNFs.\n" },
+		   "telemetry socket for user VNFs. A VNF the placement gave less than it\n"
+		   "asked for gets a line saying what it asked, what it got and why.\n" },
 	{ .name = "exec",
 	  .run = cmd_exec,
 	  .min_args = 2,

@@ -248,9 +248,13 @@ static void handle_reply(struct probe_run *p, size_t len, uint64_t rx, unsigned 
 {
 	struct calvin_tlm t;
 	uint64_t tx;
+	int err;
 
-	if (calvin_tlm_decode(p->buf, len, &t)) {
+	err = calvin_tlm_decode(p->buf, len, &t);
+	if (err) {
 		p->r->bad_replies++;
+		if (!p->r->bad_why[0])
+			calvin_tlm_why(p->buf, len, err, p->r->bad_why, sizeof(p->r->bad_why));
 		return;
 	}
 	if (t.session != p->session) {
@@ -259,6 +263,9 @@ static void handle_reply(struct probe_run *p, size_t len, uint64_t rx, unsigned 
 	}
 	if (t.seq >= p->o->count || !p->tx_user[t.seq]) {
 		p->r->bad_replies++;
+		if (!p->r->bad_why[0])
+			snprintf(p->r->bad_why, sizeof(p->r->bad_why),
+				 "sequence number %" PRIu32 " was never sent", t.seq);
 		return;
 	}
 	if (!app_intact(p->buf, CALVIN_TLM_LEN(t.max_hops), len, p->o->size, t.seq)) {

@@ -167,14 +167,76 @@ static const struct spec_key probe_keys[] = {
      .type = KEY_WORD,
      .off = offsetof(struct calvin_probe_spec, mode),
      .words = calvin_probe_mode_words},
-    /* the telemetry block for a full chain must fit; 1472 fills a 1500 MTU */
+    /* at least the block of a one-VNF chain; the chain's own need is
+     * checked once its VNFs are known (check_probe_size()); 1472 fills a
+     * 1500 MTU */
     {.name = "size",
      .type = KEY_UINT,
      .off = offsetof(struct calvin_probe_spec, size),
-     .min = CALVIN_TLM_LEN(CALVIN_MAX_VNFS),
+     .min = CALVIN_TLM_LEN(2),
      .max = 1472},
     {NULL},
 };
+
+/* Where a value was, kept for checks that run once the whole file is
+ * read, and back to a mark for their error line. */
+static struct calvin_pos pos_of(const yaml_node_t *n)
+{
+	struct calvin_pos p = {(int)n->start_mark.line + 1, (int)n->start_mark.column + 1};
+
+	return p;
+}
+
+static yaml_mark_t mark_of(struct calvin_pos p)
+{
+	yaml_mark_t m = {0};
+
+	m.line = (size_t)p.line - 1;
+	m.column = (size_t)p.col - 1;
+	return m;
+}
+
+static int probe_after(struct spec_ctx *c, void *obj, struct spec_seen *seen)
+{
+	struct calvin_probe_spec *p = obj;
+	yaml_node_t *size = seen->val[key_index(probe_keys, "size")];
+
+	if (size)
+		p->size_pos = pos_of(size);
+	return 0;
+}
+
+unsigned int calvin_probe_size_needed(const struct calvin_chain_spec *spec)
+{
+	return CALVIN_TLM_LEN(2 * spec->nr_vnfs);
+}
+
+unsigned int calvin_probe_size_default(const struct calvin_chain_spec *spec)
+{
+	unsigned int need = calvin_probe_size_needed(spec);
+
+	return need > 256 ? need : 256;
+}
+
+/* A size the file gives must hold every hop record of the chain; without
+ * one, the probe gets what the records need. */
+static int check_probe_size(struct spec_ctx *c)
+{
+	struct calvin_chain_spec *s = c->spec;
+	unsigned int need = calvin_probe_size_needed(s);
+
+	if (!s->probe.size_pos.line) {
+		s->probe.size = calvin_probe_size_default(s);
+		return 0;
+	}
+	if (s->probe.size >= need)
+		return 0;
+	return calvin_spec_err(c, mark_of(s->probe.size_pos),
+			       "probe size %u is too small for the %u hop records of %u VNFs (a "
+			       "%u-byte telemetry block); set size to at least %u, or leave it "
+			       "out",
+			       s->probe.size, 2 * s->nr_vnfs, s->nr_vnfs, need, need);
+}
 
 /* A priority only means something to SCHED_FIFO; the position of sched
  * is kept for what `up` finds later (VNFs that would share a core). */
@@ -182,10 +244,8 @@ static int realtime_after(struct spec_ctx *c, void *obj, struct spec_seen *seen)
 {
 	struct calvin_realtime_spec *rt = obj;
 
-	if (seen->val[0]) {
-		rt->sched_pos.line = (int)seen->val[0]->start_mark.line + 1;
-		rt->sched_pos.col = (int)seen->val[0]->start_mark.column + 1;
-	}
+	if (seen->val[0])
+		rt->sched_pos = pos_of(seen->val[0]);
 	if (seen->key[1] && rt->sched != CALVIN_SCHED_FIFO)
 		return calvin_spec_err(c, seen->key[1]->start_mark,
 				       "priority applies to 'sched: fifo' only; add 'sched: fifo' "
@@ -242,7 +302,8 @@ static const struct spec_key chain_keys[] = {
     {.name = "probe",
      .type = KEY_SECTION,
      .off = offsetof(struct calvin_chain_spec, probe),
-     .keys = probe_keys},
+     .keys = probe_keys,
+     .after = probe_after},
     {.name = "realtime",
      .type = KEY_SECTION,
      .off = offsetof(struct calvin_chain_spec, realtime),
@@ -317,7 +378,6 @@ static void spec_defaults(struct calvin_chain_spec *spec, const char *path)
 static int check_realtime(struct spec_ctx *c, yaml_node_t *section)
 {
 	const struct calvin_chain_spec *s = c->spec;
-	yaml_mark_t m = {0};
 	unsigned int i, user = 0;
 
 	if (!section)
@@ -330,9 +390,7 @@ static int check_realtime(struct spec_ctx *c, yaml_node_t *section)
 				       "none; remove the realtime section");
 	if (s->realtime.sched != CALVIN_SCHED_FIFO || s->placement != CALVIN_PLACE_SHARED)
 		return 0;
-	m.line = (size_t)s->realtime.sched_pos.line - 1;
-	m.column = (size_t)s->realtime.sched_pos.col - 1;
-	return calvin_spec_err(c, m,
+	return calvin_spec_err(c, mark_of(s->realtime.sched_pos),
 			       "sched: fifo needs pinned user VNFs (a busy-polling VNF at "
 			       "SCHED_FIFO would starve whatever shares its CPU); use 'placement: "
 			       "pinned' or 'isolated', or 'sched: other'");
@@ -352,6 +410,8 @@ static int walk_chain(struct spec_ctx *c)
 	err = calvin_spec_walk_mapping(c, root, "the chain", chain_keys, c->spec, &seen);
 	if (!err)
 		err = calvin_spec_check_names(c);
+	if (!err)
+		err = check_probe_size(c);
 	if (!err)
 		err = calvin_spec_check_pairs(c);
 	if (!err)

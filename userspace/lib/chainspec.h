@@ -15,7 +15,9 @@
  * short because they become parts of netns names, DPDK file prefixes and
  * bpffs paths */
 #define CALVIN_NAME_MAX 24
-#define CALVIN_MAX_VNFS 8
+/* Each VNF stamps two hop records (include/calvin/telemetry.h), and 64 of
+ * them fill a probe a 1500-byte MTU carries. */
+#define CALVIN_MAX_VNFS 32
 #define CALVIN_ERR_MAX 512
 
 /* What a VNF does. Kernel-space kinds are XDP programs (kernel/KIND.bpf.c),
@@ -253,7 +255,11 @@ struct calvin_probe_spec {
 	unsigned int count; /* probes per run; default 1000 */
 	unsigned int rate; /* probes per second in paced mode; default 1000 */
 	enum calvin_probe_mode mode; /* default paced */
-	unsigned int size; /* UDP payload bytes, telemetry block included; default 256 */
+	/* UDP payload bytes, telemetry block included; default 256, or what
+	 * the chain's hop records need where that is more
+	 * (calvin_probe_size_default()) */
+	unsigned int size;
+	struct calvin_pos size_pos; /* of the size value; line 0: the default */
 };
 
 /* realtime: per-chain options for user VNFs, applied at `up`.
@@ -309,6 +315,13 @@ struct calvin_chain_spec {
 	struct calvin_realtime_spec realtime;
 	struct calvin_libvirt_spec libvirt;
 };
+
+/* The bytes of the telemetry block a probe of spec needs: two hop records
+ * per VNF. */
+unsigned int calvin_probe_size_needed(const struct calvin_chain_spec *spec);
+/* The probe size when the chain file gives none: 256 bytes, or the block
+ * spec needs where that is more. */
+unsigned int calvin_probe_size_default(const struct calvin_chain_spec *spec);
 
 /* Parse a chain spec from text (len bytes, need not be NUL-terminated).
  * path is only used in error messages and copied into spec->path.

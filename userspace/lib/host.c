@@ -249,3 +249,19 @@ int calvin_plan_record_housekeeping(const char *path, struct calvin_cpumask *hk)
 	fclose(f);
 	return rc;
 }
+
+int calvin_plan_record_degraded_read(const char *path, struct calvin_degraded *d, unsigned int max)
+{
+	char line[CALVIN_WHY_MAX + 3 * 32];
+	unsigned int n = 0;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (n < max && fgets(line, sizeof(line), f))
+		if (calvin_plan_record_degraded(line, &d[n]) == 1)
+			n++;
+	fclose(f);
+	return (int)n;
+}

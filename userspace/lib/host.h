@@ -38,4 +38,8 @@ int calvin_host_read(const struct calvin_host_source *src, struct calvin_topolog
  * no record; -EINVAL: it has no housekeeping line). */
 int calvin_plan_record_housekeeping(const char *path, struct calvin_cpumask *hk);
 
+/* The degraded lines of the plan record at path, at most max of them,
+ * into d: how many, or -errno (-ENOENT: no record). */
+int calvin_plan_record_degraded_read(const char *path, struct calvin_degraded *d, unsigned int max);
+
 #endif /* CALVIN_LIB_HOST_H */

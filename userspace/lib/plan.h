@@ -144,6 +144,7 @@ const char *calvin_hold_kind_name(enum calvin_hold_kind k);
  *   housekeeping CPULIST
  *   isolate [CPULIST]            (cores to isolate at run time, if any)
  *   vnf NAME CPU owns|shares|housekeeping [isolated]
+ *   degraded NAME ASKED GRANTED WHY...   (a VNF granted less than it asked)
  *
  * Lines starting with '#' and unknown words are skipped, so a newer calvin
  * can add lines an older one reads past. */
@@ -156,6 +157,21 @@ void calvin_plan_record_write(FILE *f, const struct calvin_chain_spec *spec,
  * vnf line to *hold (chain left as it is) with 1 returned; 0 for any
  * other line; -EINVAL for a line that does not parse. */
 int calvin_plan_record_line(const char *line, struct calvin_cpumask *hk, struct calvin_hold *hold);
+
+/* A VNF the plan gave less than it asked for, as its record says: what
+ * reports of the chain tell (probe, run, status). */
+struct calvin_degraded {
+	char vnf[CALVIN_NAME_MAX + 1];
+	enum calvin_grant asked, granted;
+	char why[CALVIN_WHY_MAX];
+};
+
+/* A degraded line of a record into *d: 1; 0 for any other line; -EINVAL
+ * for a degraded line that does not parse. */
+int calvin_plan_record_degraded(const char *line, struct calvin_degraded *d);
+
+/* "fwd-u asked isolated, got shared-core: no core left to dedicate" */
+void calvin_degraded_text(const struct calvin_degraded *d, char *buf, size_t len);
 
 /* ---- printing ---- */
 

@@ -81,6 +81,58 @@ void calvin_plan_record_write(FILE *f, const struct calvin_chain_spec *spec,
 			calvin_hold_kind_name(hold_kind(v)),
 			v->isolation != CALVIN_ISOL_NONE ? " isolated" : "");
 	}
+	for (i = 0; i < p->nr_vnfs && i < spec->nr_vnfs; i++) {
+		v = &p->vnf[i];
+		if (v->granted > v->asked)
+			fprintf(f, "degraded %s %s %s %s\n", spec->vnfs[i].name,
+				calvin_grant_name(v->asked), calvin_grant_name(v->granted),
+				v->why[0] ? v->why : "-");
+	}
+}
+
+static int grant_word(const char *w)
+{
+	unsigned int g;
+
+	for (g = 0; g < sizeof(grant_words) / sizeof(grant_words[0]); g++)
+		if (!strcmp(w, grant_words[g]))
+			return (int)g;
+	return -1;
+}
+
+int calvin_plan_record_degraded(const char *line, struct calvin_degraded *d)
+{
+	char word[16], name[CALVIN_NAME_MAX + 1], asked[16], granted[16];
+	int n = 0, a, g;
+	size_t len;
+
+	if (sscanf(line, " %15s", word) != 1 || strcmp(word, "degraded"))
+		return 0;
+	if (sscanf(line, " %15s %24s %15s %15s %n", word, name, asked, granted, &n) != 4 || !n ||
+	    !calvin_name_valid(name))
+		return -EINVAL;
+	a = grant_word(asked);
+	g = grant_word(granted);
+	if (a < 0 || g <= a)
+		return -EINVAL;
+	memset(d, 0, sizeof(*d));
+	snprintf(d->vnf, sizeof(d->vnf), "%s", name);
+	d->asked = (enum calvin_grant)a;
+	d->granted = (enum calvin_grant)g;
+	line += n;
+	len = strcspn(line, "\n");
+	if (len >= sizeof(d->why))
+		len = sizeof(d->why) - 1;
+	memcpy(d->why, line, len);
+	if (!strcmp(d->why, "-"))
+		d->why[0] = '\0';
+	return 1;
+}
+
+void calvin_degraded_text(const struct calvin_degraded *d, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s asked %s, got %s%s%s", d->vnf, calvin_grant_name(d->asked),
+		 calvin_grant_name(d->granted), d->why[0] ? ": " : "", d->why);
 }
 
 static int parse_vnf(const char *rest, struct calvin_hold *h)

@@ -14,6 +14,7 @@
 
 #include "chainspec.h"
 #include "histogram.h"
+#include "plan.h"
 #include "telemetry.h"
 
 /* How far the REALTIME - MONOTONIC offset may move between the start and
@@ -73,6 +74,7 @@ struct calvin_probe_result {
 	uint64_t duplicates;
 	uint64_t reordered;		 /* seq lower than the highest seen so far */
 	uint64_t bad_replies;		 /* did not decode, or a seq never sent */
+	char bad_why[160];		 /* why the first bad reply was; "" if none */
 	uint64_t corrupt;		 /* application bytes or length not as sent */
 	uint64_t foreign;		 /* another session's replies (ignored) */
 	uint64_t overflow;		 /* overflow flag set by a VNF */
@@ -87,9 +89,14 @@ struct calvin_probe_result {
 	struct calvin_probe_pos pos[CALVIN_TLM_MAX_HOPS];
 	struct calvin_hist link_out; /* last position's t_out -> probe receive */
 	bool link_out_valid;
+
+	/* what the chain's plan gave less than it asked for (its record),
+	 * for the report to say beside the verdict */
+	unsigned int nr_degraded;
+	struct calvin_degraded degraded[CALVIN_MAX_VNFS];
 };
 
-/* The result is about 2 MB (histograms): allocate it, do not put it on the
+/* The result is about 8 MB (histograms): allocate it, do not put it on the
  * stack. new() returns an initialised result or NULL. */
 struct calvin_probe_result *calvin_probe_result_new(void);
 void calvin_probe_result_free(struct calvin_probe_result *r);

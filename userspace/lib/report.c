@@ -283,8 +283,11 @@ void calvin_report_text(FILE *f, const struct calvin_chain_spec *spec,
 	if (r->send_errors)
 		fprintf(f, "  send errors %" PRIu64, r->send_errors);
 	fputc('\n', f);
+	if (r->bad_replies && r->bad_why[0])
+		fprintf(f, "bad replies: the first was %s\n", r->bad_why);
 	calvin_verdict_text(spec, r, verdict, sizeof(verdict));
 	fprintf(f, "verdict: %s\n", verdict);
+	calvin_report_notes_text(f, spec, r);
 }
 
 /* ---- JSON ---- */
@@ -350,6 +353,11 @@ static void json_head(FILE *f, const struct calvin_chain_spec *spec,
 	    r->sent, r->received, r->lost, r->duplicates, r->reordered, r->bad_replies, r->corrupt,
 	    r->foreign,
 	    r->send_errors, r->overflow, r->misordered, r->path_mismatch, r->hops_min, r->hops_max);
+	if (r->bad_why[0]) {
+		fprintf(f, "  \"bad_replies_first\": ");
+		calvin_json_str(f, r->bad_why);
+		fprintf(f, ",\n");
+	}
 	if (r->platform) {
 		fprintf(f, "  \"platform\": ");
 		calvin_json_str(f, r->platform);
@@ -413,5 +421,7 @@ void calvin_report_json(FILE *f, const struct calvin_chain_spec *spec,
 	fprintf(f, "  \"verdict\": {\"within_budget\": %s, \"p99_rtt_ns\": %" PRIu64 ", \"text\": ",
 		v ? "false" : "true", calvin_hist_percentile(&r->rtt, 99));
 	calvin_json_str(f, verdict);
-	fprintf(f, "}\n}\n");
+	fprintf(f, "}");
+	calvin_report_notes_json(f, spec, r);
+	fprintf(f, "\n}\n");
 }

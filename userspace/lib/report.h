@@ -3,6 +3,7 @@
 #ifndef CALVIN_REPORT_H
 #define CALVIN_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,5 +43,32 @@ const char *calvin_link_invalid(const struct calvin_probe_result *r, unsigned in
 /* The verdict line into buf; returns what calvin_verdict() returns. */
 int calvin_verdict_text(const struct calvin_chain_spec *spec, const struct calvin_probe_result *r,
 			char *buf, size_t len);
+
+/* ---- notes after the verdict (report_notes.c) ---- */
+
+/* The hop or link whose p99 is the largest part of the p99 RTT: where a
+ * chain that misses its budget spends it. */
+struct calvin_share {
+	bool link;		      /* a link; else a hop's residence */
+	char label[CALVIN_LABEL_LEN]; /* "fwd-u (user) ->", "fwd-u -> server -> fwd-u" */
+	uint64_t p99_ns;	      /* its p99 */
+	uint64_t rtt_p99_ns;	      /* the p99 RTT */
+};
+/* 0 and *out, or -ENOENT when no reply or no hop or link was measured. */
+int calvin_report_largest_share(const struct calvin_chain_spec *spec,
+				const struct calvin_probe_result *r, struct calvin_share *out);
+/* "link fwd-u -> server -> fwd-u: p99 8.35us, 39% of the p99 RTT 21.2us" */
+void calvin_share_text(const struct calvin_share *s, char *buf, size_t len);
+/* The lines after the verdict: the largest share when the chain is not
+ * within budget, and one "placement: ..." line per VNF the plan
+ * degraded. */
+void calvin_report_notes_text(FILE *f, const struct calvin_chain_spec *spec,
+			      const struct calvin_probe_result *r);
+/* The same as JSON members (",\n  \"largest_share\": {...}" and
+ * ",\n  \"placement\": [...]"), after the verdict member. */
+void calvin_report_notes_json(FILE *f, const struct calvin_chain_spec *spec,
+			      const struct calvin_probe_result *r);
+/* The degraded VNFs as a JSON array: [{"vnf", "asked", "granted", "why"}]. */
+void calvin_degraded_json(FILE *f, const struct calvin_degraded *d, unsigned int n);
 
 #endif /* CALVIN_REPORT_H */

@@ -241,6 +241,27 @@ static void md_files(FILE *f, int pictures)
 			   "plot.gp` in this directory.\n");
 }
 
+/* The report's notes after the verdict (report_notes.c), as a list. */
+static void md_notes(FILE *f, const struct calvin_chain_spec *spec,
+		     const struct calvin_probe_result *r)
+{
+	char line[CALVIN_LABEL_LEN + CALVIN_WHY_MAX + 64];
+	struct calvin_share s;
+	unsigned int i;
+	bool any = false;
+
+	if (calvin_verdict(spec, r) && !calvin_report_largest_share(spec, r, &s)) {
+		calvin_share_text(&s, line, sizeof(line));
+		fprintf(f, "\n- largest share: %s\n", line);
+		any = true;
+	}
+	for (i = 0; i < r->nr_degraded; i++) {
+		calvin_degraded_text(&r->degraded[i], line, sizeof(line));
+		fprintf(f, "%s- placement: %s\n", any ? "" : "\n", line);
+		any = true;
+	}
+}
+
 void calvin_report_markdown(FILE *f, const struct calvin_chain_spec *spec,
 			    const struct calvin_probe_result *r,
 			    const struct calvin_report_meta *meta)
@@ -258,6 +279,7 @@ void calvin_report_markdown(FILE *f, const struct calvin_chain_spec *spec,
 		fprintf(f, "- rate: %u probes/s\n", r->rate);
 	fprintf(f, "- budget: %s\n\n**Verdict: %s**\n", calvin_fmt_ns(d, spec->budget_ns),
 		verdict);
+	md_notes(f, spec, r);
 	fprintf(f, "\n## Round-trip time\n\n");
 	md_table_head(f, "");
 	md_row(f, "RTT", &r->rtt, NULL);

@@ -281,7 +281,8 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 	case OPT_NAME:
 		return parse_name("name", arg, &cfg->name);
 	case OPT_VNF_ID:
-		err = parse_uint("vnf-id", arg, 0, UINT16_MAX, &v);
+		/* a hop record has a byte for it */
+		err = parse_uint("vnf-id", arg, 0, UINT8_MAX, &v);
 		cfg->vnf_id = (uint16_t)v;
 		return err;
 	case OPT_LCORE:

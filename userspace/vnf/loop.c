@@ -80,8 +80,9 @@ struct poller {
 
 /* One turn: every port once, what came in to the transform, then the
  * transform's due work. Returns how many frames came in. t_in is read as
- * soon as rx_burst returns, in both wait modes: a wake-up's latency falls
- * in the link before the VNF, not in its residence. */
+ * soon as rx_burst returns: a probe's record starts there only where no
+ * hand-over program opened it earlier (handover.c), as when the port runs
+ * without one or the frame was rebuilt here. */
 static inline unsigned int turn(const struct poller *p)
 {
 	struct rte_mbuf *pkts[VNF_MAX_BURST];

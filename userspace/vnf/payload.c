@@ -54,14 +54,7 @@ void vnf_out_add(struct vnf *vnf, struct vnf_lcore_stats *st, struct vnf_out *o,
  * when there is none we know: its bytes are then transformed like any. */
 uint16_t vnf_tlm_len(const uint8_t *payload, uint16_t len)
 {
-	const struct calvin_tlm_hdr *h = (const void *)payload;
-	unsigned int n;
-
-	if (len < CALVIN_TLM_HDR_LEN || rte_be_to_cpu_32(h->magic) != CALVIN_TLM_MAGIC ||
-	    h->version != CALVIN_TLM_VERSION || h->max_hops > CALVIN_TLM_MAX_HOPS)
-		return 0;
-	n = CALVIN_TLM_LEN(h->max_hops);
-	return n <= len ? (uint16_t)n : 0;
+	return (uint16_t)calvin_tlm_block_len(payload, len);
 }
 
 /* The frame is [0, frame_len) with its bytes after a->off changed. */

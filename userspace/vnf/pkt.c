@@ -107,10 +107,12 @@ enum vnf_verdict vnf_pkt_parse(const struct rte_mbuf *m, uint16_t probe_port, st
 	return v;
 }
 
-/* Stamp one probe; its IPv4 UDP checksum no longer matches a changed
- * payload, and 0 means "none" for IPv4 UDP. */
+/* Stamp one probe: close the record our hand-over program opened when
+ * the port has one (handover.c), else push one whose t_in is when rx_burst
+ * returned. Its IPv4 UDP checksum no longer matches a changed payload, and
+ * 0 means "none" for IPv4 UDP. */
 static void stamp_one(struct rte_mbuf *m, uint16_t l4_off, const struct calvin_hop *hop,
-		      struct vnf_port_stats *ps)
+		      bool handover, struct vnf_port_stats *ps)
 {
 	uint8_t *data = rte_pktmbuf_mtod(m, uint8_t *);
 	struct rte_udp_hdr *udp = (void *)(data + l4_off);
@@ -124,7 +126,11 @@ static void stamp_one(struct rte_mbuf *m, uint16_t l4_off, const struct calvin_h
 		return;
 	}
 	plen = RTE_MIN((uint16_t)(ulen - sizeof(*udp)), avail);
-	ret = calvin_tlm_push_hop(udp + 1, plen, hop);
+	ret = handover ? calvin_tlm_close_hop(udp + 1, plen, hop) : -ENOENT;
+	if (ret >= 0)
+		ps->probes_handover++;
+	else if (ret == -ENOENT)
+		ret = calvin_tlm_push_hop(udp + 1, plen, hop);
 	if (ret >= 0)
 		ps->probes_stamped++;
 	else if (ret == -ENOSPC)
@@ -140,6 +146,7 @@ void vnf_probes_stamp(const struct vnf *vnf, struct vnf_lcore_stats *st, struct 
 		      uint64_t t_out)
 {
 	struct vnf_port_stats *ps = &st->port[probes->in];
+	bool handover = vnf->port[probes->in].handover;
 	struct calvin_hop hop = {
 	    .vnf_id = vnf->cfg.vnf_id,
 	    .space = CALVIN_SPACE_USER,
@@ -151,6 +158,6 @@ void vnf_probes_stamp(const struct vnf *vnf, struct vnf_lcore_stats *st, struct 
 	uint16_t i;
 
 	for (i = 0; i < probes->nb; i++)
-		stamp_one(probes->pkts[i], probes->l4_off[i], &hop, ps);
+		stamp_one(probes->pkts[i], probes->l4_off[i], &hop, handover, ps);
 	probes->nb = 0;
 }

@@ -9,6 +9,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <net/if.h>
@@ -114,8 +115,9 @@ static int port_try(struct vnf *vnf, enum vnf_side side, enum vnf_pmd pmd, const
 	struct vnf_port *p = &vnf->port[side];
 	const char *ifname = vnf->cfg.ifname[side];
 	const bool wakeup = vnf->cfg.wait == CALVIN_WAIT_WAKEUP;
+	const char *obj = vnf_handover_obj();
 	struct vnf_fdset before;
-	char devargs[128];
+	char devargs[PATH_MAX + 128];
 	int err;
 
 	p->wait_fd = -1;
@@ -123,11 +125,12 @@ static int port_try(struct vnf *vnf, enum vnf_side side, enum vnf_pmd pmd, const
 	/* busy_budget=0: the PMD's default preferred busy polling makes a
 	 * recvfrom() syscall on every empty poll; on veth the frames reach the
 	 * XSK ring from the sender's softirq anyway, so the lcore only has to
-	 * read the ring (measured: no syscalls while idle). */
+	 * read the ring (measured: no syscalls while idle). xdp_prog: our
+	 * hand-over program instead of libxdp's (handover.c). */
 	if (pmd == VNF_PMD_AF_XDP)
 		snprintf(devargs, sizeof(devargs),
-			 "%s,iface=%s,start_queue=0,queue_count=1,busy_budget=0", p->devname,
-			 ifname);
+			 "%s,iface=%s,start_queue=0,queue_count=1,busy_budget=0%s%s", p->devname,
+			 ifname, obj ? ",xdp_prog=" : "", obj ? obj : "");
 	else
 		snprintf(devargs, sizeof(devargs), "%s,iface=%s", p->devname, ifname);
 
@@ -238,6 +241,7 @@ static int port_open(struct vnf *vnf, enum vnf_side side)
 			vnf_pmd_name(pmd), port_reason(err));
 		return err;
 	}
+	vnf_handover_start(vnf, side);
 	return 0;
 }
 
@@ -331,6 +335,7 @@ void vnf_ports_close(struct vnf *vnf)
 
 		if (!p->started)
 			continue;
+		vnf_handover_stop(vnf, side);
 		rte_eth_dev_stop(p->port_id);
 		rte_eth_dev_close(p->port_id);
 		rte_eal_hotplug_remove("vdev", p->devname);

@@ -3,7 +3,8 @@
  * served on the EAL's socket /var/run/dpdk/<file-prefix>/dpdk_telemetry.v2.
  *
  * Keys are flat ("west_rx_packets"), so a reader needs no nested JSON; all
- * values are numbers but the PMD of each port ("west_pmd": "af_xdp"). The
+ * values are numbers but the PMD of each port ("west_pmd": "af_xdp") and
+ * where its hop records start ("west_t_in": "xdp" or "rx_burst"). The
  * telemetry thread reads counters while the lcore writes them: aligned
  * 64-bit loads and stores do not tear on the targets DPDK supports, and a
  * counter a few packets stale is fine for monitoring.
@@ -30,9 +31,10 @@ static const struct {
 	{                                                                                          \
 #f, offsetof(struct vnf_port_stats, f)                                             \
 	}
-    COUNTER(rx_packets),  COUNTER(rx_bytes),	   COUNTER(tx_packets),	 COUNTER(tx_bytes),
-    COUNTER(tx_failed),	  COUNTER(probes_stamped), COUNTER(probes_full), COUNTER(probes_invalid),
-    COUNTER(drop_not_ip), COUNTER(drop_truncated),
+	COUNTER(rx_packets),	  COUNTER(rx_bytes),	   COUNTER(tx_packets),
+	COUNTER(tx_bytes),	  COUNTER(tx_failed),	   COUNTER(probes_stamped),
+	COUNTER(probes_handover), COUNTER(probes_full),	   COUNTER(probes_invalid),
+	COUNTER(drop_not_ip),	  COUNTER(drop_truncated),
 #undef COUNTER
 };
 
@@ -108,6 +110,10 @@ static int stats_cmd(const char *cmd, const char *params, struct rte_tel_data *d
 		/* beside the counters, so a fallback to af_packet shows */
 		snprintf(key, sizeof(key), "%s_pmd", side_name[side]);
 		rte_tel_data_add_dict_string(d, key, vnf_pmd_name(stats_vnf->port[side].pmd));
+		/* where the port's hop records start (handover.c) */
+		snprintf(key, sizeof(key), "%s_t_in", side_name[side]);
+		rte_tel_data_add_dict_string(d, key,
+					     stats_vnf->port[side].handover ? "xdp" : "rx_burst");
 		for (i = 0; i < RTE_DIM(counters); i++) {
 			snprintf(key, sizeof(key), "%s_%s", side_name[side], counters[i].name);
 			rte_tel_data_add_dict_u64(d, key, counter_sum(side, counters[i].off));

@@ -20,9 +20,9 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
-#include <calvin/telemetry.h>
 #include "chainspec.h" /* struct calvin_nc_spec, calvin_crypt_spec */
 #include "pair.h"
+#include "telemetry.h" /* the codec, and the wire format it includes */
 #include "wakeup.h"    /* enum calvin_wait */
 
 #define VNF_PROG "calvin-vnf"
@@ -83,6 +83,7 @@ struct vnf_port {
 	struct rte_ether_addr peer; /* far end of the link */
 	uint8_t dir_in;		    /* CALVIN_DIR_* of frames received here */
 	int wait_fd;		    /* --wait wakeup: the PMD's socket, polled when idle */
+	bool handover;		    /* its hand-over program opens our hop records */
 };
 
 /* Counters of one port, seen from the polling lcore. rx counts what the port
@@ -95,6 +96,7 @@ struct vnf_port_stats {
 	uint64_t tx_bytes;
 	uint64_t tx_failed; /* not taken by tx_burst, freed */
 	uint64_t probes_stamped;
+	uint64_t probes_handover; /* of those, records the hand-over program opened */
 	uint64_t probes_full;	 /* no free hop record: overflow flag set */
 	uint64_t probes_invalid; /* probe port, but no telemetry block we know */
 	uint64_t drop_not_ip;
@@ -289,6 +291,11 @@ void vnf_transforms_list(FILE *out);
 /* stats.c */
 extern struct vnf_lcore_stats vnf_stats[RTE_MAX_LCORE];
 int vnf_stats_register(const struct vnf *vnf);
+
+/* handover.c */
+const char *vnf_handover_obj(void);
+void vnf_handover_start(struct vnf *vnf, enum vnf_side side);
+void vnf_handover_stop(struct vnf *vnf, enum vnf_side side);
 
 /* xdp_query.c */
 int vnf_xdp_attached(unsigned int ifindex);

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* calvin up --admit: admission by budget. The chain is deployed, probed
+ * briefly, and kept only if its p99 RTT is within its budget and no probe
+ * was lost; otherwise it is torn down again and the report says which hop
+ * or link spent the budget. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "state.h"
+#include "util.h"
+
+/* A short paced run unless -c, -r, -p, -s say otherwise: a fifth of a
+ * second at the haptic rate, enough for a p99 of 200 samples. */
+#define ADMIT_COUNT 200
+
+const struct option up_options[] = {
+	{ "admit", no_argument, NULL, 'A' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "rate", required_argument, NULL, 'r' },
+	{ "ping-pong", no_argument, NULL, 'p' },
+	{ "size", required_argument, NULL, 's' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int up_option(struct cmd_args *a, int c, const char *arg)
+{
+	if (c == 'A') {
+		a->admit = true;
+		return 0;
+	}
+	return probe_option(a, c, arg);
+}
+
+int admit_check(const struct calvin_chain_spec *spec, const struct cmd_args *a)
+{
+	const struct calvin_probe_spec *p = &a->probe.p;
+	char path[4096];
+
+	if (!a->admit) {
+		if (!p->count && !p->rate && !p->mode && !p->size)
+			return 0;
+		calvin_err("-c, -r, -p and -s of 'calvin up' set the admission probe; add --admit "
+			   "or leave them out");
+		return CALVIN_EXIT_USAGE;
+	}
+	if (p->size && check_probe_size(spec, p->size))
+		return CALVIN_EXIT_USAGE;
+	/* admitting a chain that runs already would tear it down on a miss */
+	if (!state_file(path, sizeof(path), spec->name, ".state") && !access(path, F_OK)) {
+		calvin_err("chain '%s' is deployed already; --admit admits a new deployment: "
+			   "'calvin down %s' first, or leave --admit out",
+			   spec->name, spec->name);
+		return CALVIN_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The last line: the chain stays up, or is down again (or, when the
+ * tear-down failed, what to do). */
+static void admit_say(const struct calvin_chain_spec *spec, bool admitted, int down)
+{
+	if (calvin_json)
+		printf("{\"chain\":\"%s\",\"admitted\":%s,\"up\":%s}\n", spec->name,
+		       admitted ? "true" : "false", admitted || down ? "true" : "false");
+	else if (admitted)
+		printf("admitted: chain %s is within its budget and stays up\n", spec->name);
+	else
+		printf("not admitted: chain %s is %s\n", spec->name,
+		       down ? "not fully down: run 'calvin down' for it" : "down again");
+}
+
+int chain_admit(const struct calvin_chain_spec *spec, const struct probe_args *given)
+{
+	struct probe_args a;
+	int rc, down;
+
+	probe_args_apply(spec, given, &a);
+	a.p.count = given->p.count ? given->p.count : ADMIT_COUNT;
+	a.p.mode = given->p.mode ? given->p.mode : CALVIN_PROBE_PACED;
+	a.check = true;
+	rc = calvin_quit ? CALVIN_EXIT_FAIL : chain_probe(spec, &a);
+	fflush(stdout);
+	if (!rc && !calvin_quit) {
+		admit_say(spec, true, 0);
+		return 0;
+	}
+	down = chain_down(spec->name);
+	if (calvin_quit) {
+		calvin_err("interrupted; chain %s was not admitted, and is %s", spec->name,
+			   down ? "not fully down: run 'calvin down' again" : "down");
+		return quit_status();
+	}
+	admit_say(spec, false, down);
+	return rc ? rc : CALVIN_EXIT_FAIL;
+}
