@@ -77,3 +77,26 @@ check_report() { # DIR MODE METRIC LABEL-PATTERN KEY...
 	grep -q '^- Nodes: ' "$d/report.md" || fail "report.md does not say the accelerator"
 	grep -q "]($mode-cdf.svg)" "$d/report.md" || fail "report.md does not show the CDF"
 }
+
+# A bench of the test's chain SPEC without a terminal: it succeeds, says
+# where its report is, and prints nothing else.
+bench_run() { # MODE DIR ARG...
+	local mode=$1 d=$2
+	shift 2
+	$CALVIN bench "$mode" "$SPEC" "$@" -o "$d" >"$TMP/out" 2>"$TMP/err" ||
+		fail "bench $mode failed: $(cat "$TMP/err")"
+	grep -q "report in $d/report.md" "$TMP/out" || fail "no report line: $(cat "$TMP/out")"
+	[ ! -s "$TMP/err" ] || fail "messages without a terminal: $(cat "$TMP/err")"
+}
+
+# calvin's run-time CPU isolation is as it was before the bench (ISO0)
+isolation_restored() {
+	[ "$(cat /sys/fs/cgroup/cpuset/cpuset.cpus 2>/dev/null)" = "$ISO0" ] ||
+		fail "isolation not restored"
+	[ ! -e "$CALVIN_RUN_DIR/isolation.host" ] || fail "the isolation record was left"
+}
+ISO0=$(cat /sys/fs/cgroup/cpuset/cpuset.cpus 2>/dev/null)
+
+# The configurations of pinning and wakeup: their keys and table labels.
+POLICY_KEYS="shared-idle pinned-idle isolated-idle shared-stress pinned-stress isolated-stress"
+POLICY_LABEL='(shared|pinned|isolated), (idle|stress)'

@@ -8,22 +8,16 @@
 C=t-bpin
 SPEC=$(spec_copy chains/tactile-fwd.yaml $C)
 trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
-iso0=$(cat /sys/fs/cgroup/cpuset/cpuset.cpus 2>/dev/null)
 
-$CALVIN bench pinning "$SPEC" -n 1 -c 30 -o "$TMP/o" >"$TMP/out" 2>"$TMP/err" ||
-	fail "bench pinning failed: $(cat "$TMP/err")"
-grep -q "report in $TMP/o/report.md" "$TMP/out" || fail "no report line: $(cat "$TMP/out")"
-[ ! -s "$TMP/err" ] || fail "messages without a terminal: $(cat "$TMP/err")"
-check_report "$TMP/o" pinning rtt '(shared|pinned|isolated), (idle|stress)' \
-	shared-idle pinned-idle isolated-idle shared-stress pinned-stress isolated-stress
+bench_run pinning "$TMP/o" -n 1 -c 30
+check_report "$TMP/o" pinning rtt "$POLICY_LABEL" $POLICY_KEYS
 grep -q '| pinned, stress | 30 | 0/30 |\|| pinned, stress | [0-9]* | [0-9]*/30 |' "$TMP/o/report.md" ||
 	fail "the table does not count pinned, stress's probes"
 grep -q 'jitter reduction' "$TMP/o/report.md" || fail "no variability reduction"
 grep -q 'Ocampo' "$TMP/o/report.md" || fail "no published figures beside the results"
 grep -q '^placement: isolated' "$TMP/o/chains/isolated-stress.yaml" || fail "variant not isolated"
 bench_clean $C
-[ "$(cat /sys/fs/cgroup/cpuset/cpuset.cpus 2>/dev/null)" = "$iso0" ] || fail "isolation not restored"
-[ ! -e "$CALVIN_RUN_DIR/isolation.host" ] || fail "the isolation record was left"
+isolation_restored
 
 # on a terminal, where the run is; -n and -c given land in the report's command
 script -qec "$CALVIN bench pinning $SPEC -n 1 -c 10 -o $TMP/t" /dev/null >"$TMP/tty" ||

@@ -112,16 +112,19 @@ static bool any_samples(const struct bench *b)
 int bench_files(struct bench *b, const char *plot_title,
 		void (*write_md)(struct bench *b, FILE *f, bool pictures), bool interrupted)
 {
+	bool pictures = false, samples = any_samples(b);
 	char script[64];
-	bool pictures = false;
 	FILE *f;
 
 	snprintf(script, sizeof(script), "%s.gp", b->mode->name);
-	if (!(f = open_in(b->outdir, "samples.csv")))
-		return CALVIN_EXIT_FAIL;
-	calvin_bench_csv(f, b->series, b->nr_series);
-	fclose(f);
-	if (any_samples(b) || b->mode->plot) {
+	/* throughput's trials are rates, in CSV files of its own */
+	if (samples) {
+		if (!(f = open_in(b->outdir, "samples.csv")))
+			return CALVIN_EXIT_FAIL;
+		calvin_bench_csv(f, b->series, b->nr_series);
+		fclose(f);
+	}
+	if (samples || b->mode->plot) {
 		if (!(f = open_in(b->outdir, script)))
 			return CALVIN_EXIT_FAIL;
 		calvin_bench_gnuplot(f, b->mode->name, plot_title, b->series, b->nr_series);
@@ -138,11 +141,13 @@ int bench_files(struct bench *b, const char *plot_title,
 	if (interrupted)
 		fputs("**Interrupted**: the figures are of the rounds that finished.\n\n", f);
 	write_md(b, f, pictures);
+	fputs("\n## Files\n\n- `report.md`: this report\n", f);
+	if (samples)
+		fputs("- `samples.csv`: every sample (config, round, metric, value in ns, count)\n",
+		      f);
 	fprintf(f,
-		"\n## Files\n\n- `report.md`: this report\n- `samples.csv`: every sample "
-		"(config, round, metric, value in ns, count)\n- `%s`: the gnuplot script of "
-		"the pictures (`gnuplot %s` here)\n- `chains/`: the chain file of each "
-		"configuration, as deployed\n",
+		"- `%s`: the gnuplot script of the pictures (`gnuplot %s` here)\n- `chains/`: "
+		"the chain file of each configuration, as deployed\n",
 		script, script);
 	if (b->mode->files)
 		fputs(b->mode->files, f);
