@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# `make bench`: every benchmark, with settings that finish in about a
+# quarter of an hour on a 2-CPU machine, then bench/REPORT.md from what
+# they measured (bench/report.sh). Runs, in order: bench/kernel.sh,
+# bench/user.sh, bench/sharing.sh, and `calvin bench` baseline, pinning,
+# wakeup and throughput on chains/tactile-fwd.yaml. Each keeps its own
+# report; the run's folder bench/results/all-DATE/ gets a copy of each,
+# the calvin benches' report folders and log.txt (what each printed).
+# Needs root; hold the machine's lock: flock /tmp/calvin-net.lock make bench
+# Rounds (environment): BENCH_ALL_SCALE=2 doubles every count below.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+if [ "$(id -u)" != 0 ]; then
+	echo "bench/all.sh: needs root for namespaces, XDP and chains (run as root: make bench)" >&2
+	exit 2
+fi
+S=${BENCH_ALL_SCALE:-1}
+CHAIN=chains/tactile-fwd.yaml
+RUN=bench/results/all-$(date -u +%Y%m%d-%H%M%S)
+mkdir -p "$RUN"
+LOG=$RUN/log.txt
+STAMP=$RUN/.start
+: >"$STAMP"
+T0=$(date +%s)
+
+# One benchmark: its line in the log, its time; a failure is recorded and
+# the next one runs (a benchmark never fails the whole run).
+step() { # NAME CMD...
+	local name=$1 t=$(date +%s) rc
+	shift
+	echo "== $name: $*" | tee -a "$LOG" >&2
+	"$@" >>"$LOG" 2>&1
+	rc=$?
+	echo "$name $rc $(($(date +%s) - t))" >>"$RUN/steps"
+	echo "== $name: exit $rc after $(($(date +%s) - t)) s" | tee -a "$LOG" >&2
+}
+
+# The newest report of a script, written during this run, copied as NAME.md.
+keep() { # PATTERN NAME
+	local f
+	f=$(ls -t bench/results/$1 2>/dev/null | head -n 1)
+	[ -n "$f" ] && [ "$f" -nt "$STAMP" ] && cp "$f" "$RUN/$2.md"
+}
+
+step kernel env BENCH_REPS=$((2 * S)) BENCH_WINDOW=2 bench/kernel.sh
+keep 'kernel-*.md' kernel
+step user env BENCH_PROBES=$((1000 * S)) bench/user.sh
+keep 'user-*.md' user
+step sharing env BENCH_ROUNDS=$((2 * S)) BENCH_PROBES=$((1000 * S)) bench/sharing.sh
+keep 'sharing-*.md' sharing
+step baseline build/calvin bench baseline $CHAIN -n $((3 * S)) -c $((1000 * S)) -t 2 -o "$RUN/baseline"
+step pinning build/calvin bench pinning $CHAIN -n $((2 * S)) -c $((1000 * S)) -o "$RUN/pinning"
+step wakeup build/calvin bench wakeup $CHAIN -n $((2 * S)) -t 3 -o "$RUN/wakeup"
+step throughput build/calvin bench throughput $CHAIN -n $((1 * S)) -t 0.5 -o "$RUN/throughput"
+echo "total $(($(date +%s) - T0))" >>"$RUN/steps"
+rm -f "$STAMP"
+bench/report.sh "$RUN"
