@@ -126,7 +126,10 @@ build() {
 		cat "$TMP/build.log" >&2
 		die "failed to build bench/kernel_ctl.c with the loader in $KSRC"
 	}
-	gcc $cflags bench/hop_latency.c -o $OUT/hop-latency || die "failed to build bench/hop_latency.c"
+	# the probes' telemetry block is calvin's own codec (userspace/lib/telemetry.c)
+	[ -f build/lib/libcalvin.a ] || die "build/lib/libcalvin.a missing (run: make build)"
+	gcc $cflags bench/hop_latency.c build/lib/libcalvin.a -o $OUT/hop-latency ||
+		die "failed to build bench/hop_latency.c"
 	clang -O2 -g -target bpf -Wall -Werror -Iinclude -I/usr/include/"$(gcc -dumpmachine)" \
 		-c bench/gen.bpf.c -o $OUT/gen.bpf.o || die "failed to build bench/gen.bpf.c"
 	gcc $cflags bench/gen_xdp.c -o $OUT/gen-xdp -lbpf || die "failed to build bench/gen_xdp.c"
