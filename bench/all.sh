@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-# `make bench`: every benchmark, with settings that finish in about a
-# quarter of an hour on a 2-CPU machine, then bench/REPORT.md from what
+# `make bench`: every benchmark, with settings that finish in about
+# 12 minutes on a 2-CPU machine, then bench/REPORT.md from what
 # they measured (bench/report.sh). Runs, in order: bench/kernel.sh,
 # bench/user.sh, bench/sharing.sh, and `calvin bench` baseline, pinning,
 # wakeup and throughput on chains/tactile-fwd.yaml. Each keeps its own
@@ -43,16 +43,16 @@ keep() { # PATTERN NAME
 	[ -n "$f" ] && [ "$f" -nt "$STAMP" ] && cp "$f" "$RUN/$2.md"
 }
 
-step kernel env BENCH_REPS=$((2 * S)) BENCH_WINDOW=2 bench/kernel.sh
+step kernel env BENCH_REPS=$((3 * S)) BENCH_WINDOW=3 bench/kernel.sh
 keep 'kernel-*.md' kernel
-step user env BENCH_PROBES=$((1000 * S)) bench/user.sh
+step user env BENCH_PROBES=$((2000 * S)) bench/user.sh
 keep 'user-*.md' user
-step sharing env BENCH_ROUNDS=$((2 * S)) BENCH_PROBES=$((1000 * S)) bench/sharing.sh
+step sharing env BENCH_ROUNDS=$((3 * S)) BENCH_PROBES=$((2000 * S)) bench/sharing.sh
 keep 'sharing-*.md' sharing
-step baseline build/calvin bench baseline $CHAIN -n $((3 * S)) -c $((1000 * S)) -t 2 -o "$RUN/baseline"
-step pinning build/calvin bench pinning $CHAIN -n $((2 * S)) -c $((1000 * S)) -o "$RUN/pinning"
-step wakeup build/calvin bench wakeup $CHAIN -n $((2 * S)) -t 3 -o "$RUN/wakeup"
-step throughput build/calvin bench throughput $CHAIN -n $((1 * S)) -t 0.5 -o "$RUN/throughput"
+step baseline build/calvin bench baseline $CHAIN -n $((3 * S)) -c $((2000 * S)) -t 3 -o "$RUN/baseline"
+step pinning build/calvin bench pinning $CHAIN -n $((3 * S)) -c $((2000 * S)) -o "$RUN/pinning"
+step wakeup build/calvin bench wakeup $CHAIN -n $((3 * S)) -t 5 -o "$RUN/wakeup"
+step throughput build/calvin bench throughput $CHAIN -n $((2 * S)) -t 1 -o "$RUN/throughput"
 echo "total $(($(date +%s) - T0))" >>"$RUN/steps"
 rm -f "$STAMP"
 bench/report.sh "$RUN"

@@ -5,7 +5,7 @@
 # the baselines measured in the same run, and links to each benchmark's
 # report. Every figure is read from the run's reports; a figure a
 # benchmark did not produce shows as "n/a". Copies the reports and their
-# pictures to bench/report/, beside REPORT.md, so the links work in git.
+# pictures (PNG) to bench/report/, beside REPORT.md, so the links work in git.
 #   bench/report.sh bench/results/all-DATE
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -22,6 +22,16 @@ cell() { # FILE LABEL COL [NF]
 	v=$(awk -F'|' -v l="$2" -v c="$3" -v nf="${4:-0}" '
 		function trim(s) { gsub(/^ +| +$|\*/, "", s); return s }
 		/^\|/ && trim($2) == l && (nf == 0 || NF == nf) { split(trim($c), w, " "); print w[1]; exit }
+	' "$1" 2>/dev/null)
+	echo "${v:-n/a}"
+}
+
+# The whole of that cell up to its interval ("121x as much", "59%").
+cellx() { # FILE LABEL COL
+	local v
+	v=$(awk -F'|' -v l="$2" -v c="$3" '
+		function trim(s) { gsub(/^ +| +$|\*/, "", s); return s }
+		/^\|/ && trim($2) == l { v = trim($c); sub(/ *\[.*/, "", v); print v; exit }
 	' "$1" 2>/dev/null)
 	echo "${v:-n/a}"
 }
@@ -43,7 +53,7 @@ us() {
 		if (v !~ /^[0-9.]+(ns|us|ms|s)$/) { print "n/a"; exit }
 		n = v + 0; u = v; sub(/^[0-9.]+/, "", u)
 		f = u == "ns" ? 0.001 : u == "us" ? 1 : u == "ms" ? 1000 : 1e6
-		printf "%.3g", n * f }'
+		x = n * f; printf (x >= 1000 ? "%.0f" : "%.3g"), x }'
 }
 
 # A / B to two decimals, or n/a.
@@ -76,7 +86,11 @@ copy_reports() {
 	for d in baseline pinning wakeup throughput; do
 		[ -e "$RUN/$d/report.md" ] || continue
 		mkdir -p "$DEST/$d"
-		cp "$RUN/$d"/report.md "$RUN/$d"/*.svg "$RUN/$d"/*.png "$DEST/$d/" 2>/dev/null
+		# the pictures as PNG only, to keep what git holds small (the
+		# SVGs of thousands of samples are several times larger)
+		sed 's/\(!\[[^]]*\]([^)]*\)\.svg)/\1.png)/; s/, \[SVG\]([^)]*)//' \
+			"$RUN/$d/report.md" >"$DEST/$d/report.md"
+		cp "$RUN/$d"/*.png "$DEST/$d/" 2>/dev/null
 	done
 	[ -e "$RUN/steps" ] && cp "$RUN/steps" "$DEST/steps.txt"
 }
@@ -96,7 +110,9 @@ bl=$(awk -F'|' '$2 ~ /conventional stack/ && $3 + 0 == 1400 { print $5 + 0; exit
 tcp=$(cell $T 'calvin, burst 1 (latency mode)' 3 5) tcp32=$(cell $T 'calvin, burst 32 (throughput mode)' 3 5)
 tcp_l=$(cell $T 'conventional stack' 3 5)
 kx=$(cell $K 'median per CPU-s' 3) kl=$(cell $K 'median per CPU-s' 4)
-jr_p=$(cell $P 'pinned, stress' 12) jr_i=$(cell $P 'isolated, stress' 12)
+jr_p=$(cellx $P 'pinned, stress' 12) jr_i=$(cellx $P 'isolated, stress' 12)
+p99_s=$(us "$(cell $P 'shared, stress' 6)") p99_p=$(us "$(cell $P 'pinned, stress' 6)")
+p99_i=$(us "$(cell $P 'isolated, stress' 6)")
 wk_s=$(us "$(cell $W 'shared, stress' 8)") wk_p=$(us "$(cell $W 'pinned, stress' 8)")
 wk_i=$(us "$(cell $W 'isolated, stress' 8)")
 sh_b=$(cell $SH crypt 5) sh_w=$(awk -F'|' '$2 ~ /crypt/ && $3 ~ /wakeup/ { print $5 + 0; exit }' $SH 2>/dev/null)
@@ -131,6 +147,7 @@ sh_b=$(cell $SH crypt 5) sh_w=$(awk -F'|' '$2 ~ /crypt/ && $3 ~ /wakeup/ { print
 	echo "| TCP goodput, iperf3, latency / throughput mode (Gbit/s) | $tcp / $tcp32 | - | $tcp_l (conventional stack) | $(ratio $tcp $tcp_l) / $(ratio $tcp32 $tcp_l) | $(link 'bench throughput' throughput/report.md) |"
 	echo "| kernel hop, packets per CPU-second, all on one core | $kx (XDP forward) | - | $kl (Linux ip_forward) | $(ratio $kx $kl) | $(link 'bench-kernel' kernel.md) |"
 	echo "| RTT jitter (p99-p50) reduction against shared placement, under stress-ng: pinned / isolated | $jr_p / $jr_i | up to 40% less variability from CPU affinity (Ocampo et al. 2024) | shared placement | - | $(link 'bench pinning' pinning/report.md) |"
+	echo "| chain RTT p99 under stress-ng (us): pinned / isolated | $p99_p / $p99_i | - | $p99_s (shared) | $(ratio $p99_p $p99_s) / $(ratio $p99_i $p99_s) | $(link 'bench pinning' pinning/report.md) |"
 	echo "| worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated | $wk_p / $wk_i | 104 vanilla, 48 PREEMPT_RT, 12 with isolation (arXiv 2412.18104) | $wk_s (shared) | $(ratio $wk_i $wk_s) (isolated) | $(link 'bench wakeup' wakeup/report.md) |"
 	echo "| RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us) | ${sh_w:-n/a} | - | $sh_b (busy-polling) | $(ratio "${sh_w:-}" "$sh_b") | $(link 'bench-sharing' sharing.md) |"
 	echo
@@ -150,9 +167,9 @@ sh_b=$(cell $SH crypt 5) sh_w=$(awk -F'|' '$2 ~ /crypt/ && $3 ~ /wakeup/ { print
 	echo "- $(link 'calvin bench wakeup' wakeup/report.md): cyclictest on the VNF cores under the same conditions"
 	echo "- $(link 'calvin bench throughput' throughput/report.md): no-drop rates and TCP goodput against the conventional stack"
 	echo
-	echo "The settings are short so that the whole run fits in about a quarter of an hour on"
+	echo "The settings are short so that the whole run fits in well under 20 minutes on"
 	echo "2 CPUs (bench/all.sh lists them; BENCH_ALL_SCALE=N multiplies the rounds and counts);"
-	echo "each benchmark run alone (\`make bench-kernel\`, \`calvin bench MODE CHAIN\`) uses"
-	echo "more rounds by default."
+	echo "each also runs alone, with its own defaults (\`make bench-kernel\`, \`calvin bench MODE"
+	echo "CHAIN\`); log.txt in the run folder holds what each printed."
 } >"$OUT"
 echo "bench/report.sh: $OUT written" >&2
