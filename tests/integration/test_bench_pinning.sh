@@ -31,6 +31,10 @@ bench_clean $C
 expect_bad "no bench mode 'pinnin'; use baseline, pinning, wakeup or throughput" \
 	$CALVIN bench pinnin "$SPEC"
 expect_bad "option -t: '0' is not a number of seconds" $CALVIN bench wakeup "$SPEC" -t 0
+for m in baseline throughput; do
+	expect_bad "tactile-fwd-vm.yaml: chain tactile-fwd-vm runs in VMs \(backend libvirt\); calvin bench $m compares namespaces with the conventional stack only: use pinning or wakeup" \
+		$CALVIN bench $m chains/tactile-fwd-vm.yaml
+done
 $CALVIN up "$SPEC" >/dev/null || fail "up failed"
 expect_bad "chain $C is deployed; calvin bench deploys it itself" $CALVIN bench pinning "$SPEC"
 $CALVIN down $C

@@ -18,8 +18,9 @@
 
 static const struct bench_mode modes[] = {
 	{ .name = "baseline", .rounds = 3, .count = 1000, .seconds = 2, .run = bench_baseline },
-	{ .name = "pinning", .rounds = 3, .count = 1000, .seconds = 1, .run = bench_pinning },
-	{ .name = "wakeup", .rounds = 2, .count = 0, .seconds = 5, .run = bench_wakeup },
+	{ .name = "pinning", .rounds = 3, .count = 1000, .seconds = 1, .vms = true,
+	  .run = bench_pinning },
+	{ .name = "wakeup", .rounds = 2, .count = 0, .seconds = 5, .vms = true, .run = bench_wakeup },
 	{ .name = "throughput",
 	  .rounds = 2,
 	  .count = 0,
@@ -146,6 +147,12 @@ static int setup(struct bench *b, const struct cmd_args *a)
 	int rc, err;
 
 	rc = load_spec(a->arg[1], &b->spec);
+	if (!rc && b->spec.backend == CALVIN_BACKEND_LIBVIRT && !b->mode->vms) {
+		calvin_err("%s: chain %s runs in VMs (backend libvirt); calvin bench %s compares "
+			   "namespaces with the conventional stack only: use pinning or wakeup",
+			   a->arg[1], b->spec.name, b->mode->name);
+		rc = CALVIN_EXIT_USAGE;
+	}
 	if (!rc)
 		rc = need_root("calvin bench");
 	if (!rc)

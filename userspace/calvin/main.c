@@ -139,6 +139,7 @@ static const struct calvin_cmd cmds[] = {
 	      "  wakeup      cyclictest on the VNFs' cores under the same conditions\n"
 	      "  throughput  the no-drop rate (loss <= 0.001%) at 64 and 1400 bytes, burst 1\n"
 	      "              and 32, against the conventional stack; TCP goodput (iperf3)\n"
+	      "Chains in VMs (backend libvirt) take pinning and wakeup only.\n"
 	      "What a bench starts and deploys is gone when it ends, on Ctrl-C too; after a\n"
 	      "SIGKILL, the next 'calvin bench' or 'calvin down --all' removes it.\n\n"
 	      "  -n, --rounds N    rounds; each runs every configuration once\n"

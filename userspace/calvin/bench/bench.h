@@ -106,6 +106,9 @@ struct bench_mode {
 	const char *name;
 	unsigned int rounds, count; /* defaults of -n, -c */
 	double seconds;		    /* and -t */
+	/* takes chains in VMs: the conventional stack is namespaces only, so
+	 * baseline and throughput would compare VMs with namespaces */
+	bool vms;
 	int (*run)(struct bench *b);
 	/* pictures of its own, added to its gnuplot script (may be NULL) */
 	void (*plot)(struct bench *b, FILE *f);
