@@ -62,7 +62,7 @@ DEPS_STAMP := $(B)/.deps-installed
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
 .PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm fuzz clean \
-	format bench bench-kernel bench-user bench-sharing install vm-image vm-binaries
+	format bench bench-kernel bench-user bench-sharing bench-vm-links install vm-image vm-binaries
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
 
@@ -121,6 +121,11 @@ bench-user: all $(B)/bench/nc_bench $(B)/bench/aead_bench
 # flock /tmp/calvin-net.lock make bench-sharing)
 bench-sharing: all
 	bench/sharing.sh
+
+# links between VNF VMs: calvin's XDP link program against a bridge (the
+# libvirt backend; needs the guest image)
+bench-vm-links: vm-image
+	bench/vm-links.sh
 
 $(B)/bench/%: bench/%.c $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)

@@ -27,10 +27,9 @@ fail() { echo "FAIL: $*"; [ -f "$TMP/console.log" ] && sed 's/^/console: /' "$TM
 require_qemu() {
 	command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed (make deps installs it)"
 	[ -x "$AGENTCTL" ] && [ -x "$VMWIRE" ] || fail "$AGENTCTL or $VMWIRE missing: run make first"
-	if [ ! -f "$IMG/initramfs.img" ]; then
-		make -C vm-images KERNEL="${KERNEL:-cloud}" >"$TMP/image.log" 2>&1 ||
-			{ tail -n 5 "$TMP/image.log"; skip "cannot build the guest image (make vm-image)"; }
-	fi
+	# rebuilt when calvin's binaries changed, so a guest never runs older ones
+	make -C vm-images KERNEL="${KERNEL:-cloud}" >"$TMP/image.log" 2>&1 ||
+		{ tail -n 5 "$TMP/image.log"; skip "cannot build the guest image (make vm-image)"; }
 }
 
 # Boot the image under TCG; returns once the guest's init says the agent
