@@ -1,43 +1,13 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # Shared by the tests of `calvin bench` (test_bench_*.sh): a state
 # directory of the test's own (so a bench journal never meets a user's),
-# and checks of a report directory. Sourced after lib.sh.
+# and checks of a report directory (bench_report.sh, which the VM tests
+# share). Sourced after lib.sh.
 require_root
 require_netns_xdp
-command -v gnuplot >/dev/null || skip "gnuplot is not installed (make installs gnuplot-nox)"
+. "$(dirname "${BASH_SOURCE[0]}")/bench_report.sh"
 export CALVIN_RUN_DIR=$TMP/run
 mkdir -m 700 "$CALVIN_RUN_DIR"
-
-# The processes a bench of this test started (they inherit CALVIN_RUN_DIR,
-# which is the test's own), as "PID COMMAND" lines.
-bench_procs() {
-	local e p c
-	for e in /proc/[0-9]*/environ; do
-		p=${e#/proc/}
-		p=${p%/environ}
-		c=$(cat "/proc/$p/comm" 2>/dev/null) || continue
-		case $c in stress-ng* | cyclictest | calvin-relay | sockperf | iperf3 | calvin-vnf) ;;
-		*) continue ;;
-		esac
-		cat "$e" 2>/dev/null | tr '\0' '\n' | grep -qx "CALVIN_RUN_DIR=$CALVIN_RUN_DIR" &&
-			echo "$p $c"
-	done
-	true
-}
-
-# The process groups the bench journal names (stress-ng renames its
-# workers over its environment, so they are found by their group).
-journal_groups() {
-	awk '$1 == "proc" { print $2 }' "$CALVIN_RUN_DIR/bench.journal" 2>/dev/null
-}
-
-# "PID COMMAND" of every process in the groups given.
-group_procs() { # PGID...
-	local g
-	for g in "$@"; do
-		ps -e -o pid=,pgid=,comm= | awk -v g="$g" '$2 == g { print $1, $3 }'
-	done
-}
 
 # Nothing of the bench left: its chain, journal and processes.
 bench_clean() { # CHAIN
@@ -47,35 +17,6 @@ bench_clean() { # CHAIN
 		fail "the bench journal was left: $(cat "$CALVIN_RUN_DIR/bench.journal")"
 	left=$(bench_procs)
 	[ -z "$left" ] || fail "processes of the bench left: $left"
-}
-
-# The report directory of MODE: report.md, samples.csv, pictures, a chain
-# file per configuration; every configuration KEY has numeric samples of
-# METRIC in samples.csv and a row with a number in the report's table.
-check_report() { # DIR MODE METRIC LABEL-PATTERN KEY...
-	local d=$1 mode=$2 metric=$3 label=$4 k
-	shift 4
-	for f in report.md samples.csv "$mode.gp" "$mode-cdf.png" "$mode-cdf.svg" "$mode-box.png" \
-		"$mode-box.svg"; do
-		[ -s "$d/$f" ] || fail "$d/$f is missing or empty"
-	done
-	[ "$(head -c 4 "$d/$mode-cdf.png" | od -An -c | tr -d ' ')" = "211PNG" ] ||
-		fail "$d/$mode-cdf.png is not a PNG"
-	grep -q '<svg' "$d/$mode-box.svg" || fail "$d/$mode-box.svg is not SVG"
-	head -n 1 "$d/samples.csv" | grep -qx 'config,round,metric,value_ns,count' ||
-		fail "samples.csv header: $(head -n 1 "$d/samples.csv")"
-	for k in "$@"; do
-		[ -s "$d/chains/$k.yaml" ] || [ "$k" = linux ] || fail "no chain file for $k"
-		awk -F, -v k="$k" -v m="$metric" '$1 == k && $3 == m && $4 ~ /^[0-9]+$/ && $5 > 0 { n++ }
-			END { exit !(n > 0) }' "$d/samples.csv" || fail "samples.csv: no $metric samples of $k"
-	done
-	# a table row per configuration whose p50 is a number
-	[ "$(grep -cE "^\| $label \| [1-9][0-9]* \| [^|]* \| [0-9.]+(ns|us|ms|s) \[" "$d/report.md")" -ge "$#" ] ||
-		fail "report.md lacks a row with numbers for each of: $* ($(grep '^| ' "$d/report.md"))"
-	grep -q '^- Machine: .*CPUs' "$d/report.md" || fail "report.md does not say the machine"
-	grep -q '^- Isolation: ' "$d/report.md" || fail "report.md does not say the isolation"
-	grep -q '^- Nodes: ' "$d/report.md" || fail "report.md does not say the accelerator"
-	grep -q "]($mode-cdf.svg)" "$d/report.md" || fail "report.md does not show the CDF"
 }
 
 # A bench of the test's chain SPEC without a terminal: it succeeds, says
@@ -96,7 +37,3 @@ isolation_restored() {
 	[ ! -e "$CALVIN_RUN_DIR/isolation.host" ] || fail "the isolation record was left"
 }
 ISO0=$(cat /sys/fs/cgroup/cpuset/cpuset.cpus 2>/dev/null)
-
-# The configurations of pinning and wakeup: their keys and table labels.
-POLICY_KEYS="shared-idle pinned-idle isolated-idle shared-stress pinned-stress isolated-stress"
-POLICY_LABEL='(shared|pinned|isolated), (idle|stress)'
