@@ -105,9 +105,10 @@ vm-image: all
 # Benchmarks: side-by-side comparisons in one run, Markdown reports in
 # bench/results/. Not tests: this machine is shared, so they report medians
 # and ratios, and never fail a build. `make bench` runs all of them with
-# short settings (bench/all.sh: kernel, user, sharing, then calvin bench
-# baseline, pinning, wakeup and throughput) and writes bench/REPORT.md
-# (bench/report.sh); hold the lock: flock /tmp/calvin-net.lock make bench
+# short settings (bench/all.sh: kernel, user, sharing, vm-links where the
+# guest image is built, then calvin bench baseline, pinning, wakeup and
+# throughput) and writes bench/REPORT.md (bench/report.sh); hold the lock:
+# flock /tmp/calvin-net.lock make bench
 bench: all $(B)/bench/nc_bench $(B)/bench/aead_bench
 	bench/all.sh
 
