@@ -158,10 +158,14 @@ int isolation_request(const struct deploy *d, struct isolate_request *req)
 		v->cpu = d->plan->vnf[i].cpu;
 		vnf_process(d, i, v);
 	}
-	for (i = 0; i < d->nr_nodes && i < CALVIN_MAX_NODES; i++)
+	for (i = 0; i < d->nr_nodes && i < CALVIN_MAX_NODES; i++) {
+		/* a VNF's VM is no namespace: its queues are the guest's */
+		if (s->backend == CALVIN_BACKEND_LIBVIRT && d->nodes[i].nr_vnfs)
+			continue;
 		if (!node_netns(req->netns[req->nr_netns], sizeof(req->netns[0]), s->name,
 				d->nodes[i].name))
 			req->nr_netns++;
+	}
 	return 0;
 }
 
