@@ -7,12 +7,13 @@
 # benchmark did not produce shows as "n/a". Copies the reports and their
 # pictures (PNG) to bench/report/, beside REPORT.md, so the links work in git.
 #   bench/report.sh bench/results/all-DATE
+# BENCH_REPORT=FILE writes FILE instead, and the copies beside it.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 RUN=${1:?usage: bench/report.sh bench/results/all-DATE}
 [ -d "$RUN" ] || { echo "bench/report.sh: no run folder $RUN" >&2; exit 2; }
-OUT=bench/REPORT.md
-DEST=bench/report
+OUT=${BENCH_REPORT:-bench/REPORT.md} # elsewhere for tests
+DEST=$(dirname "$OUT")/report
 
 # Field COL (awk's, split on '|': 2 is the first column) of the first table
 # row of FILE whose first column is LABEL, its first word without markup;

@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# bench/report.sh (make bench's REPORT.md) on a made-up run folder: every
+# headline figure is read from the benchmark reports it was given (known
+# answers), a benchmark that did not run shows as n/a, and the copies of
+# the reports keep their PNG pictures, not the SVGs. Needs nothing: no
+# root, no chain.
+. "$(dirname "$0")/lib.sh"
+trap 'rm -rf "$TMP"' EXIT
+R=$TMP/run
+mkdir -p "$R/baseline" "$R/pinning" "$R/wakeup" "$R/throughput"
+H='| configuration | samples | lost | p50 [95% CI] | p99 [95% CI] | p99.9 | max | jitter | stddev | compared with | a | b |'
+cat >"$R/baseline/report.md" <<MD
+- Isolation: isolcpus= none (test)
+- Nodes: network namespaces (test)
+$H
+| calvin | 20 | 0/20 | 8.31us [8.31us, 8.31us] | 108us [1us, 2us] | 1us | 1us | 1us | 1us | conventional stack | 0.16 | 0.49 |
+| conventional stack | 20 | 0/20 | 51.0us [1us, 2us] | 220us [1us, 2us] | 1us | 1us | 1us | 1us | - | - | - |
+| calvin, sockperf | 550 | - | 1.20ms [1ms, 2ms] | 1us [1us, 2us] | 1us | 1us | 1us | 1us | x | 1 | 1 |
+| conventional stack, sockperf | 549 | - | 80.2us [1us, 2us] | 1us [1us, 2us] | 1us | 1us | 1us | 1us | - | - | - |
+![RTT](baseline-cdf.svg)
+(RTT: [PNG](baseline-cdf.png), [SVG](baseline-cdf.svg))
+MD
+echo png >"$R/baseline/baseline-cdf.png"
+echo svg >"$R/baseline/baseline-cdf.svg"
+cat >"$R/pinning/report.md" <<MD
+$H
+| shared, stress | 9 | 0/9 | 13.8us [1us, 2us] | 47.4us [1us, 2us] | 1us | 1us | 1us | 1us | - | - | - |
+| pinned, stress | 9 | 0/9 | 15.7us [1us, 2us] | 4.06ms [1ms, 2ms] | 1us | 1us | 1us | 1us | shared, stress | 121x as much [101x, 140x] | 1% |
+| isolated, stress | 9 | 0/9 | 10.9us [1us, 2us] | 24.7us [1us, 2us] | 1us | 1us | 1us | 1us | shared, stress | 59% [49%, 68%] | 1% |
+MD
+cat >"$R/wakeup/report.md" <<MD
+$H
+| shared, stress | 9 | - | 1us [1us, 2us] | 1us [1us, 2us] | 1us | 761us | 1us | 1us | - | - | - |
+| pinned, stress | 9 | - | 1us [1us, 2us] | 1us [1us, 2us] | 1us | 804us | 1us | 1us | - | - | - |
+| isolated, stress | 9 | - | 1us [1us, 2us] | 1us [1us, 2us] | 1us | 39.0us | 1us | 1us | - | - | - |
+MD
+cat >"$R/throughput/report.md" <<'MD'
+| configuration | frame bytes | NDR frames/s (median) | Mbit/s | each round | ceiling | vs |
+| calvin, burst 1 (latency mode) | 64 | 1 | 99.8 | 1 | 1 | 1x |
+| calvin, burst 1 (latency mode) | 1400 | 1 | 708.4 | 1 | 1 | 1x |
+| calvin, burst 32 (throughput mode) | 1400 | 1 | 671.9 | 1 | 1 | 1x |
+| conventional stack | 1400 | 1 | 2125.4 | 1 | 1 | - |
+| configuration | TCP goodput Gbit/s (median) | each round |
+| calvin, burst 1 (latency mode) | 0.84 | 0.84 |
+| calvin, burst 32 (throughput mode) | 1.94 | 1.94 |
+| conventional stack | 2.37 | 2.37 |
+MD
+cat >"$R/user.md" <<'MD'
+| payload (B) | nc encode | nc decode | ISA-L ec_encode_data | ISA-L + init |
+| 256 | 71 (71) | 31 (31) | 16 (16) | 51 (51) |
+| 1400 | 154 (154) | 86 (86) | 87 (87) | 123 (123) |
+| cipher | bytes | op | CPU ns/pkt | wall | MB/s | `openssl speed -aead` MB/s |
+| AES-256-GCM | 1400 | seal | 405 | 646 | 3234 | 2550 |
+MD
+cat >"$R/sharing.md" <<'MD'
+| chain | VNFs wait | RTT p50 us | p99 us |
+| crypt | busy | 7993.3 | 14469.7 |
+| crypt | wakeup | 41.9 | 77.8 |
+MD
+printf 'kernel 1 1\nuser 0 58\ntotal 265\n' >"$R/steps"
+
+BENCH_REPORT=$TMP/out/REPORT.md bench/report.sh "$R" 2>/dev/null || fail "bench/report.sh failed"
+O=$TMP/out/REPORT.md
+row() { # MEASURE-PREFIX WANT (the rest of the row, up to the link)
+	grep -qF "| $1 | $2 |" "$O" || fail "row '$1': want '$2', got: $(grep -F "| $1" "$O")"
+}
+row "chain RTT median, tactile-fwd, calvin's probe (us)" "8.31 | 320 | 51 (conventional stack) | 0.16"
+row "chain RTT median, sockperf through the same (us)" "1200 | 320 | 80.2 (conventional stack) | 14.96"
+row "AES-256-GCM seal per 1400-byte packet (us, CPU)" "0.405 | 22.4 (AES-256) | 0.549 (\`openssl speed -aead\`) | 0.74"
+row "network-coding encode per 1400-byte packet (us, CPU)" "0.154 | 3.2 | 0.087 (ISA-L ec_encode_data) | 1.77"
+row "latency-mode (burst 1) no-drop rate, 1400 B (Mbit/s)" "708.4 | 1.5 | 2125.4 (conventional stack) | 0.33"
+row "TCP goodput, iperf3, latency / throughput mode (Gbit/s)" "0.84 / 1.94 | - | 2.37 (conventional stack) | 0.35 / 0.82"
+row "RTT jitter (p99-p50) reduction against shared placement, under stress-ng: pinned / isolated" "121x as much / 59%"
+row "chain RTT p99 under stress-ng (us): pinned / isolated" "4060 / 24.7 | - | 47.4 (shared) | 85.65 / 0.52"
+row "worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated" "804 / 39"
+row "RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us)" "77.8 | - | 14469.7 (busy-polling) | 0.01"
+# what did not run: n/a, and no link
+row "kernel hop, packets per CPU-second, all on one core" "n/a (XDP forward) | - | n/a (Linux ip_forward) | n/a | bench-kernel (did not run)"
+grep -q '^- Isolation: isolcpus= none (test)$' "$O" || fail "the isolation line: $(grep Isolation "$O")"
+grep -q '^- Duration: 265 s in all' "$O" || fail "the duration line: $(grep Duration "$O")"
+grep -q '\[bench baseline\](report/baseline/report.md)' "$O" || fail "no link to the baseline report"
+C=$TMP/out/report/baseline
+[ -s "$C/report.md" ] && [ -s "$C/baseline-cdf.png" ] || fail "the baseline report was not copied"
+[ ! -e "$C/baseline-cdf.svg" ] || fail "the SVG was copied"
+grep -qF '![RTT](baseline-cdf.png)' "$C/report.md" || fail "the copy shows the SVG: $(cat "$C/report.md")"
+grep -q 'SVG' "$C/report.md" && fail "the copy links the SVG"
+echo ok
