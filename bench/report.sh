@@ -57,10 +57,11 @@ us() {
 		x = n * f; printf (x >= 1000 ? "%.0f" : "%.3g"), x }'
 }
 
-# A / B to two decimals, or n/a.
+# A / B to two decimals (two digits below 0.1), or n/a.
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN {
-		if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) print "n/a"; else printf "%.2f", a / b }'
+		if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) { print "n/a"; exit }
+		r = a / b; printf (r < 0.1 ? "%.2g" : "%.2f"), r }'
 }
 
 # ns per 1400-byte packet from MB/s (10^6 bytes), in us.
@@ -117,6 +118,8 @@ p99_s=$(us "$(cell $P 'shared, stress' 6)") p99_p=$(us "$(cell $P 'pinned, stres
 p99_i=$(us "$(cell $P 'isolated, stress' 6)")
 wk_s=$(us "$(cell $W 'shared, stress' 8)") wk_p=$(us "$(cell $W 'pinned, stress' 8)")
 wk_i=$(us "$(cell $W 'isolated, stress' 8)")
+w99_s=$(us "$(cell $W 'shared, stress' 6)") w99_p=$(us "$(cell $W 'pinned, stress' 6)")
+w99_i=$(us "$(cell $W 'isolated, stress' 6)")
 sh_b=$(cell $SH crypt 5) sh_w=$(awk -F'|' '$2 ~ /crypt/ && $3 ~ /wakeup/ { print $5 + 0; exit }' $SH 2>/dev/null)
 vx=$(cell $V xdp 3) vb=$(cell $V bridge 3)
 vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
@@ -133,7 +136,7 @@ vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 	echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs online"
 	echo "- Kernel: $(uname -r)"
 	echo "- Isolation: $(line '- Isolation: ')"
-	echo "- Nodes and accelerator: $(line '- Nodes: ')"
+	echo "- Nodes and accelerator (calvin bench): $(line '- Nodes: ')"
 	echo "- Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (a shared machine: read medians and ratios)"
 	[ -e "$DEST/steps.txt" ] &&
 		echo "- Duration: $(awk '$1 == "total" { print $2 }' "$DEST/steps.txt") s in all; per benchmark (name, exit status, seconds): $(grep -v '^total' "$DEST/steps.txt" | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
@@ -152,6 +155,7 @@ vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 	echo "| kernel hop, packets per CPU-second, all on one core | $kx (XDP forward) | - | $kl (Linux ip_forward) | $(ratio $kx $kl) | $(link 'bench-kernel' kernel.md) |"
 	echo "| RTT jitter (p99-p50) reduction against shared placement, under stress-ng: pinned / isolated | $jr_p / $jr_i | up to 40% less variability from CPU affinity (Ocampo et al. 2024) | shared placement | - | $(link 'bench pinning' pinning/report.md) |"
 	echo "| chain RTT p99 under stress-ng (us): pinned / isolated | $p99_p / $p99_i | - | $p99_s (shared) | $(ratio $p99_p $p99_s) / $(ratio $p99_i $p99_s) | $(link 'bench pinning' pinning/report.md) |"
+	echo "| wake-up latency p99 under stress-ng (cyclictest, us): pinned / isolated | $w99_p / $w99_i | - | $w99_s (shared) | $(ratio $w99_p $w99_s) / $(ratio $w99_i $w99_s) | $(link 'bench wakeup' wakeup/report.md) |"
 	echo "| worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated | $wk_p / $wk_i | 104 vanilla, 48 PREEMPT_RT, 12 with isolation (arXiv 2412.18104) | $wk_s (shared) | $(ratio $wk_i $wk_s) (isolated) | $(link 'bench wakeup' wakeup/report.md) |"
 	echo "| RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us) | ${sh_w:-n/a} | - | $sh_b (busy-polling) | $(ratio "${sh_w:-}" "$sh_b") | $(link 'bench-sharing' sharing.md) |"
 	echo "| chain RTT median with the VNFs in VMs$vm_note (us) | $vx (calvin's XDP links) | 320 | $vb (Linux bridges) | $(ratio $vx $vb) | $(link 'bench-vm-links' vm-links.md) |"

@@ -31,7 +31,7 @@ MD
 cat >"$R/wakeup/report.md" <<MD
 $H
 | shared, stress | 9 | - | 1us [1us, 2us] | 1us [1us, 2us] | 1us | 761us | 1us | 1us | - | - | - |
-| pinned, stress | 9 | - | 1us [1us, 2us] | 1us [1us, 2us] | 1us | 804us | 1us | 1us | - | - | - |
+| pinned, stress | 9 | - | 1us [1us, 2us] | 3.00us [1us, 2us] | 1us | 804us | 1us | 1us | - | - | - |
 | isolated, stress | 9 | - | 1us [1us, 2us] | 1us [1us, 2us] | 1us | 39.0us | 1us | 1us | - | - | - |
 MD
 cat >"$R/throughput/report.md" <<'MD'
@@ -72,8 +72,9 @@ row "latency-mode (burst 1) no-drop rate, 1400 B (Mbit/s)" "708.4 | 1.5 | 2125.4
 row "TCP goodput, iperf3, latency / throughput mode (Gbit/s)" "0.84 / 1.94 | - | 2.37 (conventional stack) | 0.35 / 0.82"
 row "RTT jitter (p99-p50) reduction against shared placement, under stress-ng: pinned / isolated" "121x as much / 59%"
 row "chain RTT p99 under stress-ng (us): pinned / isolated" "4060 / 24.7 | - | 47.4 (shared) | 85.65 / 0.52"
+row "wake-up latency p99 under stress-ng (cyclictest, us): pinned / isolated" "3 / 1 | - | 1 (shared) | 3.00 / 1.00"
 row "worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated" "804 / 39"
-row "RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us)" "77.8 | - | 14469.7 (busy-polling) | 0.01"
+row "RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us)" "77.8 | - | 14469.7 (busy-polling) | 0.0054"
 # what did not run: n/a, and no link
 row "kernel hop, packets per CPU-second, all on one core" "n/a (XDP forward) | - | n/a (Linux ip_forward) | n/a | bench-kernel (did not run)"
 grep -q '^- Isolation: isolcpus= none (test)$' "$O" || fail "the isolation line: $(grep Isolation "$O")"
