@@ -5,7 +5,8 @@
 # they measured (bench/report.sh). Runs, in order: bench/kernel.sh,
 # bench/user.sh, bench/sharing.sh, and `calvin bench` baseline, pinning,
 # wakeup and throughput on chains/tactile-fwd.yaml. Each keeps its own
-# report; bench/vm-links.sh runs too where the guest image is built. The run's folder bench/results/all-DATE/ gets a copy of each,
+# report; bench/vm-links.sh and calvin bench pinning on
+# chains/tactile-fwd-vm.yaml run too where the guest image is built. The run's folder bench/results/all-DATE/ gets a copy of each,
 # the calvin benches' report folders and log.txt (what each printed).
 # Needs root; hold the machine's lock: flock /tmp/calvin-net.lock make bench
 # Rounds (environment): BENCH_ALL_SCALE=2 doubles every count below.
@@ -49,14 +50,18 @@ step user env BENCH_PROBES=$((2000 * S)) bench/user.sh
 keep 'user-*.md' user
 step sharing env BENCH_ROUNDS=$((3 * S)) BENCH_PROBES=$((2000 * S)) bench/sharing.sh
 keep 'sharing-*.md' sharing
-# VMs run emulated here (TCG): one short run of the links, if the guest
-# image was built (make vm-image); it is brought up to date with calvin's
-# binaries (vm-images/Makefile), never built from nothing here
+# VMs run emulated here (TCG): short runs of the links and of calvin bench
+# pinning on chains/tactile-fwd-vm.yaml, if the guest image was built (make
+# vm-image); it is brought up to date with calvin's binaries
+# (vm-images/Makefile), never built from nothing here
 if [ -f build/vm-images/cloud/initramfs.img ] && make -s -C vm-images >>"$LOG" 2>&1; then
 	step vm-links env BENCH_ROUNDS=$((2 * S)) BENCH_PROBES=$((100 * S)) bench/vm-links.sh
 	keep 'vm-links-*.md' vm-links
+	# what pinning buys a chain in VMs: one round (VMs boot for every configuration)
+	step vm-pinning build/calvin bench pinning chains/tactile-fwd-vm.yaml -n $((1 * S)) \
+		-c $((50 * S)) -o "$RUN/vm-pinning"
 else
-	echo "vm-links skipped: no guest image, or it would not rebuild (make vm-image)" | tee -a "$LOG" >&2
+	echo "vm-links and vm-pinning skipped: no guest image, or it would not rebuild (make vm-image)" | tee -a "$LOG" >&2
 fi
 step baseline build/calvin bench baseline $CHAIN -n $((3 * S)) -c $((2000 * S)) -t 3 -o "$RUN/baseline"
 step pinning build/calvin bench pinning $CHAIN -n $((3 * S)) -c $((2000 * S)) -o "$RUN/pinning"

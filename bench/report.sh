@@ -85,7 +85,7 @@ copy_reports() {
 	for f in kernel user sharing vm-links; do
 		[ -e "$RUN/$f.md" ] && cp "$RUN/$f.md" "$DEST/$f.md"
 	done
-	for d in baseline pinning wakeup throughput; do
+	for d in baseline pinning wakeup throughput vm-pinning; do
 		[ -e "$RUN/$d/report.md" ] || continue
 		mkdir -p "$DEST/$d"
 		# the pictures as PNG only, to keep what git holds small (the
@@ -100,7 +100,7 @@ copy_reports() {
 copy_reports
 B=$DEST/baseline/report.md P=$DEST/pinning/report.md W=$DEST/wakeup/report.md
 T=$DEST/throughput/report.md U=$DEST/user.md K=$DEST/kernel.md SH=$DEST/sharing.md
-V=$DEST/vm-links.md
+V=$DEST/vm-links.md VP=$DEST/vm-pinning/report.md
 
 rtt=$(us "$(cell $B calvin 5)") rtt_l=$(us "$(cell $B 'conventional stack' 5)")
 sp=$(us "$(cell $B 'calvin, sockperf' 5)") sp_l=$(us "$(cell $B 'conventional stack, sockperf' 5)")
@@ -122,6 +122,9 @@ w99_s=$(us "$(cell $W 'shared, stress' 6)") w99_p=$(us "$(cell $W 'pinned, stres
 w99_i=$(us "$(cell $W 'isolated, stress' 6)")
 sh_b=$(cell $SH crypt 5) sh_w=$(awk -F'|' '$2 ~ /crypt/ && $3 ~ /wakeup/ { print $5 + 0; exit }' $SH 2>/dev/null)
 vx=$(cell $V xdp 3) vb=$(cell $V bridge 3)
+vp_s=$(us "$(cell $VP 'shared, stress' 6)") vp_p=$(us "$(cell $VP 'pinned, stress' 6)")
+vp_i=$(us "$(cell $VP 'isolated, stress' 6)")
+vp_note=$(grep -q 'Timings are emulated' $VP 2>/dev/null && echo ", emulated: TCG")
 vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 
 {
@@ -159,6 +162,7 @@ vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 	echo "| worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated | $wk_p / $wk_i | 104 vanilla, 48 PREEMPT_RT, 12 with isolation (arXiv 2412.18104) | $wk_s (shared) | $(ratio $wk_i $wk_s) (isolated) | $(link 'bench wakeup' wakeup/report.md) |"
 	echo "| RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us) | ${sh_w:-n/a} | - | $sh_b (busy-polling) | $(ratio "${sh_w:-}" "$sh_b") | $(link 'bench-sharing' sharing.md) |"
 	echo "| chain RTT median with the VNFs in VMs$vm_note (us) | $vx (calvin's XDP links) | 320 | $vb (Linux bridges) | $(ratio $vx $vb) | $(link 'bench-vm-links' vm-links.md) |"
+	echo "| chain RTT p99 with the VNFs in VMs, under stress-ng$vp_note (us): pinned / isolated | $vp_p / $vp_i | - | $vp_s (shared) | $(ratio $vp_p $vp_s) / $(ratio $vp_i $vp_s) | $(link 'bench pinning, VMs' vm-pinning/report.md) |"
 	echo
 	echo "CALVIN's figures (Xiang et al., IEEE JSAC 2019) were measured on their testbed:"
 	echo "VMs on a physical network, AES-256 in portable C without AES-NI, Kodo RLNC coding."
@@ -172,6 +176,7 @@ vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 	echo "- $(link 'bench-user' user.md): network coding and AEAD per packet against ISA-L and OpenSSL, residence time per hop in live chains"
 	echo "- $(link 'bench-sharing' sharing.md): user VNFs sharing a core, busy-polling against waking up"
 	echo "- $(link 'bench-vm-links' vm-links.md): the links between VNF VMs, calvin's XDP link program against a bridge"
+	echo "- $(link 'calvin bench pinning, VMs' vm-pinning/report.md): the same with the VNFs in VMs (chains/tactile-fwd-vm.yaml), with the other guest kernel and host links"
 	echo "- $(link 'calvin bench baseline' baseline/report.md): the chain against the conventional stack (RTT, sockperf), with CDF and box plots"
 	echo "- $(link 'calvin bench pinning' pinning/report.md): shared, pinned and isolated placement, idle and under stress-ng"
 	echo "- $(link 'calvin bench wakeup' wakeup/report.md): cyclictest on the VNF cores under the same conditions"

@@ -28,6 +28,14 @@ $H
 | pinned, stress | 9 | 0/9 | 15.7us [1us, 2us] | 4.06ms [1ms, 2ms] | 1us | 1us | 1us | 1us | shared, stress | 121x as much [101x, 140x] | 1% |
 | isolated, stress | 9 | 0/9 | 10.9us [1us, 2us] | 24.7us [1us, 2us] | 1us | 1us | 1us | 1us | shared, stress | 59% [49%, 68%] | 1% |
 MD
+mkdir -p "$R/vm-pinning"
+cat >"$R/vm-pinning/report.md" <<MD
+**Timings are emulated**: the VMs ran under TCG
+$H
+| shared, stress | 9 | 0/9 | 1us [1us, 2us] | 1.00ms [1us, 2us] | 1us | 1us | 1us | 1us | - | - | - |
+| pinned, stress | 9 | 0/9 | 1us [1us, 2us] | 500us [1us, 2us] | 1us | 1us | 1us | 1us | x | 1% | 1% |
+| isolated, stress | 9 | 0/9 | 1us [1us, 2us] | 250us [1us, 2us] | 1us | 1us | 1us | 1us | x | 1% | 1% |
+MD
 cat >"$R/wakeup/report.md" <<MD
 $H
 | shared, stress | 9 | - | 1us [1us, 2us] | 1us [1us, 2us] | 1us | 761us | 1us | 1us | - | - | - |
@@ -75,6 +83,7 @@ row "chain RTT p99 under stress-ng (us): pinned / isolated" "4060 / 24.7 | - | 4
 row "wake-up latency p99 under stress-ng (cyclictest, us): pinned / isolated" "3 / 1 | - | 1 (shared) | 3.00 / 1.00"
 row "worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated" "804 / 39"
 row "RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us)" "77.8 | - | 14469.7 (busy-polling) | 0.0054"
+row "chain RTT p99 with the VNFs in VMs, under stress-ng, emulated: TCG (us): pinned / isolated" "500 / 250 | - | 1000 (shared) | 0.50 / 0.25"
 # what did not run: n/a, and no link
 row "kernel hop, packets per CPU-second, all on one core" "n/a (XDP forward) | - | n/a (Linux ip_forward) | n/a | bench-kernel (did not run)"
 grep -q '^- Isolation: isolcpus= none (test)$' "$O" || fail "the isolation line: $(grep Isolation "$O")"
