@@ -15,7 +15,9 @@ SPEC=$(spec_copy chains/tactile-fwd.yaml $C)
 JOURNAL=$CALVIN_RUN_DIR/$C.state
 trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
 # Job control: without it a script's background jobs ignore SIGINT, and
-# calvin keeps a signal it was started with ignored.
+# calvin keeps a signal it was started with ignored. A runner started in
+# the background hands this script SIGINT ignored already, which set -m
+# does not undo: env --default-signal does, for the commands signalled.
 set -m
 
 $CALVIN up "$SPEC" >/dev/null || fail "calvin up failed"
@@ -33,7 +35,7 @@ journal_len() { if [ -f "$JOURNAL" ]; then wc -l <"$JOURNAL"; else echo 0; fi; }
 signal_at() { # SIG N CMD...
 	local sig=$1 n=$2 pid
 	shift 2
-	"$@" >"$TMP/out" 2>"$TMP/err" &
+	env --default-signal=INT "$@" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	while kill -0 $pid 2>/dev/null && [ "$(journal_len)" -lt "$n" ]; do sleep 0.01; done
 	kill -s "$sig" $pid 2>/dev/null
@@ -45,7 +47,7 @@ signal_at() { # SIG N CMD...
 signal_probing() { # SIG CMD...
 	local sig=$1 pid
 	shift
-	"$@" >"$TMP/out" 2>"$TMP/err" &
+	env --default-signal=INT "$@" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	until ip netns exec calvin-$C.probe ss -Hun 2>/dev/null | grep -q '10\.70\.0\.2:7357'; do
 		kill -0 $pid 2>/dev/null || fail "'$*' ended before it probed: $(cat "$TMP/err")"
