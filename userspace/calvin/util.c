@@ -297,6 +297,20 @@ static bool proc_is(pid_t pid, unsigned long long st)
 	return state[0] != 'Z';
 }
 
+void child_detach(const char *log)
+{
+	int fd;
+
+	setsid();
+	fd = open("/dev/null", O_RDONLY);
+	dup2(fd, STDIN_FILENO);
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+	}
+}
+
 bool proc_stop(pid_t pid, unsigned long long st, int timeout_ms)
 {
 	struct timespec ts = { 0, 10 * 1000 * 1000 };

@@ -66,6 +66,11 @@ unsigned long long proc_start_time(pid_t pid);
  * start time st. Returns true if it was running. */
 bool proc_stop(pid_t pid, unsigned long long st, int timeout_ms);
 
+/* In a child of calvin that a journal will own (a VNF, a relay): a
+ * session of its own, stdin /dev/null, stdout and stderr to the log file
+ * (truncated, 0600; left as they are if it cannot be opened). */
+void child_detach(const char *log);
+
 int mkdir_p(const char *path, mode_t mode);
 /* rm -rf that does not follow symlinks and treats "missing" as done. */
 int rm_rf(const char *path);

@@ -104,17 +104,10 @@ static int node_setup(const struct deploy *d, const struct calvin_stack_plan *sp
  * node, exec; only the ready fd goes on. */
 static void proc_child(int go, int ready, const char *ns, const char *log, char *const argv[])
 {
-	int fd, saved;
+	int saved;
 	char c;
 
-	setsid();
-	fd = open("/dev/null", O_RDONLY);
-	dup2(fd, STDIN_FILENO);
-	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd >= 0) {
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-	}
+	child_detach(log);
 	if (read(go, &c, 1) != 1 || netns_enter(ns, &saved) < 0)
 		_exit(1);
 	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);

@@ -70,18 +70,11 @@ static void vnf_child(struct deploy *d, unsigned int i, struct calvin_vnf_argv *
 {
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
 	char ns[128], c;
-	int fd, saved;
+	int saved;
 
 	/* the journal's lock belongs to the controller alone */
 	close(d->state->fd);
-	setsid();
-	fd = open("/dev/null", O_RDONLY);
-	dup2(fd, STDIN_FILENO);
-	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd >= 0) {
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-	}
+	child_detach(log);
 	if (read(go, &c, 1) != 1)
 		_exit(1);
 	node_netns(ns, sizeof(ns), d->spec->name, calvin_vnf_node(v));
