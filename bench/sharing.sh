@@ -82,18 +82,6 @@ one() { # CHAIN LABEL ARGS...
 	echo "$((t1 - t0)) $((t2 - t1)) $(echo "$s1 - $s0" | bc -l) $((c1 - c0))" >>"$TMP/$chain-$label.cpu"
 }
 
-# "p50 p99 p99.9 n" in us of the RTTs of raw lines; full=1: only probes
-# with the most hop records (not recovered by a network decoder)
-rtt_pct() { # FILE FULL
-	awk -v full="$2" '
-		{ rtt[NR] = ($3 - $2) / 1000; hops[NR] = $4; if ($4 > maxh) maxh = $4 }
-		END { for (i = 1; i <= NR; i++) if (!full || hops[i] == maxh) print rtt[i] }' "$1" |
-		sort -n | awk '
-		{ v[NR] = $1 }
-		function p(q,  i) { i = int(q * NR + 0.999999); if (i < 1) i = 1; return v[i] }
-		END { if (NR) printf "%.1f %.1f %.1f %d\n", p(0.5), p(0.99), p(0.999), NR; else print "- - - 0" }'
-}
-
 # CPU shares, in percent of one CPU: "VNFs-idle VNFs-probed core-probed"
 cpu_pct() { # FILE
 	awk -v hz="$(getconf CLK_TCK)" '{ i += $1; b += $2; s += $3; c += $4; n++ }

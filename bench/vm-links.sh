@@ -55,14 +55,6 @@ one() { # L
 	rtt_pct "$TMP/round.raw" | cut -d' ' -f1 >>"$TMP/$1.p50"
 }
 
-# "p50 p99 p99.9 n" in us of the RTTs of raw lines
-rtt_pct() { # FILE
-	awk '{ print ($3 - $2) / 1000 }' "$1" | sort -n | awk '
-		{ v[NR] = $1 }
-		function p(q,  i) { i = int(q * NR + 0.999999); if (i < 1) i = 1; return v[i] }
-		END { if (NR) printf "%.1f %.1f %.1f %d\n", p(0.5), p(0.99), p(0.999), NR; else print "- - - 0" }'
-}
-
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 for r in $(seq "$ROUNDS"); do
 	# the order alternates too, so neither always runs first
