@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "agent_proto.h"
+#include "sa_set.h"
 
 static uint8_t buf[CALVIN_AGENT_MAX_FRAME + 64];
 static struct calvin_agent_msg in, out;
@@ -19,8 +20,7 @@ static const char spec_text[] = "name: vm\nvnfs:\n  - {name: fwd-k, kind: forwar
 
 static void fill_configure(struct calvin_agent_msg *m)
 {
-	static const uint8_t w[6] = {2, 0, 0, 0, 0, 1}, e[6] = {2, 0, 0, 0, 0, 2};
-	unsigned int i;
+	static const uint8_t w[6] = { 2, 0, 0, 0, 0, 1 }, e[6] = { 2, 0, 0, 0, 0, 2 };
 
 	memset(m, 0, sizeof(*m));
 	m->type = CALVIN_AGENT_CONFIGURE;
@@ -29,11 +29,8 @@ static void fill_configure(struct calvin_agent_msg *m)
 	memcpy(m->configure.east_peer, e, 6);
 	m->configure.west_mtu = 1500;
 	m->configure.east_mtu = 1600;
-	for (i = 0; i < CALVIN_AGENT_SEED_LEN; i++)
-		m->configure.seed[i] = (uint8_t)(i * 7 + 1);
 	m->configure.vnf = calvin_agent_str("fwd-k");
 	m->configure.spec = calvin_agent_str(spec_text);
-	m->configure.key = (struct calvin_agent_str){"\0\1\2key", 6};
 }
 
 static void fill_counters(struct calvin_agent_msg *m)
@@ -113,16 +110,60 @@ static void test_round_trip_configure(void **state)
 	assert_memory_equal(out.configure.east_peer, in.configure.east_peer, 6);
 	assert_int_equal(out.configure.west_mtu, 1500);
 	assert_int_equal(out.configure.east_mtu, 1600);
-	assert_memory_equal(out.configure.seed, in.configure.seed, CALVIN_AGENT_SEED_LEN);
 	assert_str_equal(out.configure.vnf, in.configure.vnf);
 	assert_str_equal(out.configure.spec, in.configure.spec);
-	assert_str_equal(out.configure.key, in.configure.key);
 
 	in.configure.cpu = -1; /* any CPU */
-	in.configure.key = calvin_agent_str(NULL);
 	round_trip(&in);
 	assert_int_equal(out.configure.cpu, -1);
-	assert_int_equal(out.configure.key.len, 0);
+}
+
+/* Version 2's configure carries no key material: its payload is exactly
+ * the fields the header names, and a version 1 frame (which had the seed
+ * and the key file) is not read at all. */
+static void test_configure_has_no_keys(void **state)
+{
+	ssize_t n;
+
+	fill_configure(&in);
+	n = calvin_agent_encode(&in, buf, sizeof(buf));
+	assert_int_equal(n, CALVIN_AGENT_HDR_LEN + 4 + 6 + 6 + 2 + 2 + 4 + 5 + 4 +
+				(ssize_t)strlen(spec_text));
+	buf[0] = 1;
+	assert_int_equal(calvin_agent_decode(buf, (size_t)n, &out), -EPROTO);
+}
+
+/* keys: the bytes of an SA set, as long as one can be; nothing else. */
+static void test_round_trip_keys(void **state)
+{
+	static uint8_t set[CALVIN_SA_SET_MAX + 1];
+	size_t len;
+
+	for (len = 0; len < sizeof(set); len++)
+		set[len] = (uint8_t)(len * 13 + 5);
+	memset(&in, 0, sizeof(in));
+	in.type = CALVIN_AGENT_KEYS;
+	for (len = CALVIN_SA_SET_HDR_LEN; len <= CALVIN_SA_SET_MAX; len += CALVIN_SA_LEN) {
+		in.keys = (struct calvin_agent_str){ (const char *)set, (uint32_t)len };
+		assert_int_equal(round_trip(&in), CALVIN_AGENT_HDR_LEN + (ssize_t)len);
+		assert_str_equal(out.keys, in.keys);
+	}
+	in.keys.len = CALVIN_SA_SET_MAX + 1;
+	assert_int_equal(calvin_agent_encode(&in, buf, sizeof(buf)), -EINVAL);
+	in.keys.len = CALVIN_SA_SET_HDR_LEN - 1;
+	assert_int_equal(calvin_agent_encode(&in, buf, sizeof(buf)), -EINVAL);
+	/* the same lengths, made by hand, do not decode either */
+	in.keys.len = CALVIN_SA_SET_HDR_LEN;
+	assert_int_equal(calvin_agent_encode(&in, buf, sizeof(buf)),
+			 CALVIN_AGENT_HDR_LEN + CALVIN_SA_SET_HDR_LEN);
+	buf[7] = CALVIN_SA_SET_HDR_LEN - 1;
+	assert_int_equal(
+	    calvin_agent_decode(buf, CALVIN_AGENT_HDR_LEN + CALVIN_SA_SET_HDR_LEN - 1, &out),
+	    -EBADMSG);
+	buf[7] = CALVIN_SA_SET_MAX + 1;
+	memset(buf + CALVIN_AGENT_HDR_LEN, 0, CALVIN_SA_SET_MAX + 1);
+	assert_int_equal(
+	    calvin_agent_decode(buf, CALVIN_AGENT_HDR_LEN + CALVIN_SA_SET_MAX + 1, &out), -EBADMSG);
 }
 
 static void test_round_trip_counters(void **state)
@@ -271,7 +312,7 @@ static void test_garbage_payloads(void **state)
 
 	/* a string that claims more than the payload holds */
 	n = calvin_agent_encode(&in, buf, sizeof(buf));
-	buf[CALVIN_AGENT_HDR_LEN + 52] = 0x7f; /* vnf name's length: 4 + 12 + 4 + 32 bytes in */
+	buf[CALVIN_AGENT_HDR_LEN + 20] = 0x7f; /* vnf name's length: 4 + 12 + 4 bytes in */
 	assert_int_equal(calvin_agent_decode(buf, (size_t)n, &out), -EBADMSG);
 
 	/* cpu below -1 */
@@ -382,22 +423,24 @@ static void test_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_round_trip_empty_types),
-	    cmocka_unit_test(test_round_trip_hello),
-	    cmocka_unit_test(test_round_trip_configure),
-	    cmocka_unit_test(test_round_trip_counters),
-	    cmocka_unit_test(test_round_trip_error),
-	    cmocka_unit_test(test_truncations),
-	    cmocka_unit_test(test_encode_no_space),
-	    cmocka_unit_test(test_unknown_version),
-	    cmocka_unit_test(test_unknown_type_and_reserved),
-	    cmocka_unit_test(test_oversize),
-	    cmocka_unit_test(test_garbage_payloads),
-	    cmocka_unit_test(test_error_is_one_line),
-	    cmocka_unit_test(test_encode_rejects),
-	    cmocka_unit_test(test_back_to_back),
-	    cmocka_unit_test(test_random_garbage),
-	    cmocka_unit_test(test_names),
+		cmocka_unit_test(test_round_trip_empty_types),
+		cmocka_unit_test(test_round_trip_hello),
+		cmocka_unit_test(test_round_trip_configure),
+		cmocka_unit_test(test_configure_has_no_keys),
+		cmocka_unit_test(test_round_trip_keys),
+		cmocka_unit_test(test_round_trip_counters),
+		cmocka_unit_test(test_round_trip_error),
+		cmocka_unit_test(test_truncations),
+		cmocka_unit_test(test_encode_no_space),
+		cmocka_unit_test(test_unknown_version),
+		cmocka_unit_test(test_unknown_type_and_reserved),
+		cmocka_unit_test(test_oversize),
+		cmocka_unit_test(test_garbage_payloads),
+		cmocka_unit_test(test_error_is_one_line),
+		cmocka_unit_test(test_encode_rejects),
+		cmocka_unit_test(test_back_to_back),
+		cmocka_unit_test(test_random_garbage),
+		cmocka_unit_test(test_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

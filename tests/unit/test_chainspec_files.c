@@ -88,18 +88,24 @@ static int count_lines(const char *path)
 
 /* The controller's copy in its state directory names the same key files
  * (the bug: it resolved a relative key-file against the state directory,
- * so a deployed crypt chain could never be updated live). */
+ * so a deployed crypt chain could never be updated live), and is the
+ * bytes that were read and checked, whatever the file says later. */
 static void test_copy(void **state)
 {
-	char err[CALVIN_ERR_MAX], from[512], to[512];
+	char err[CALVIN_ERR_MAX], from[512], to[512], tmp[520];
+	struct calvin_spec_text text;
 
 	snprintf(to, sizeof(to), "%s/state", dir);
 	assert_int_equal(mkdir(to, 0700) && errno != EEXIST, 0);
 	snprintf(from, sizeof(from), "%s", put("t.yaml", SPEC("'k \"x\\\\.key'"), 0600));
 	snprintf(to, sizeof(to), "%s/state/c.yaml", dir);
-	assert_int_equal(calvin_spec_load(from, &spec, err, sizeof(err)), 0);
-	assert_int_equal(calvin_spec_copy(from, to, err, sizeof(err)), 0);
+	snprintf(tmp, sizeof(tmp), "%s/state/c.tmp", dir);
+	assert_int_equal(calvin_spec_load_text(from, &spec, &text, err, sizeof(err)), 0);
+	/* the file changes after it was read: the copy is what was read */
+	put("t.yaml", "name: other\nvnfs:\n  - {name: x, kind: forward}\n", 0600);
+	assert_int_equal(calvin_spec_text_write(&text, to, NULL, err, sizeof(err)), 0);
 	assert_int_equal(calvin_spec_load(to, &copy, err, sizeof(err)), 0);
+	assert_string_equal(copy.name, "c");
 	print_message("%s\n", copy.vnfs[0].crypt.key_file);
 	assert_string_equal(copy.vnfs[0].crypt.key_file, spec.vnfs[0].crypt.key_file);
 	assert_string_equal(copy.vnfs[1].crypt.key_file, spec.vnfs[1].crypt.key_file);
@@ -108,18 +114,25 @@ static void test_copy(void **state)
 	assert_int_equal(
 	    memcmp(&copy.vnfs[0].crypt, &spec.vnfs[0].crypt, sizeof(copy.vnfs[0].crypt)), 0);
 	assert_int_equal(copy.vnfs[2].acl.rules[0].pos.line, 10);
-	assert_int_equal(count_lines(to), count_lines(from));
+	assert_int_equal(count_lines(to), 10);
 	assert_int_equal(copy.vnfs[1].key_file_pos.line, 6);
-	/* replaces what was there */
-	assert_int_equal(calvin_spec_copy(from, to, err, sizeof(err)), 0);
+	/* a new file is never written through a link, nor over a file */
+	assert_int_equal(calvin_spec_text_write(&text, to, NULL, err, sizeof(err)), -EEXIST);
+	/* through tmp, it replaces what was there */
+	assert_int_equal(calvin_spec_text_write(&text, to, tmp, err, sizeof(err)), 0);
+	assert_int_equal(access(tmp, F_OK), -1);
+	calvin_spec_text_free(&text);
 	/* what cannot be read or written */
 	snprintf(from, sizeof(from), "%s/none.yaml", dir);
-	assert_int_equal(calvin_spec_copy(from, to, err, sizeof(err)), -ENOENT);
+	assert_int_equal(calvin_spec_load_text(from, &spec, &text, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "none.yaml: cannot read"));
-	snprintf(from, sizeof(from), "%s/t.yaml", dir);
+	assert_null(text.text);
+	snprintf(from, sizeof(from), "%s", put("t.yaml", SPEC("k.key"), 0600));
+	assert_int_equal(calvin_spec_load_text(from, &spec, &text, err, sizeof(err)), 0);
 	snprintf(to, sizeof(to), "%s/nodir/c.yaml", dir);
-	assert_int_equal(calvin_spec_copy(from, to, err, sizeof(err)), -ENOENT);
+	assert_int_equal(calvin_spec_text_write(&text, to, NULL, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "nodir/c.yaml: cannot write"));
+	calvin_spec_text_free(&text);
 }
 
 /* The pure rewrite: libyaml counts characters, not bytes, and no BOM. */
@@ -151,13 +164,14 @@ static void test_text_resolved(void **state)
 
 static void check_bad(const char *key_text, mode_t mode, const char *key_name, const char *what)
 {
-	char err[CALVIN_ERR_MAX], where[5000], path[512];
+	char err[CALVIN_ERR_MAX], where[5000], path[512], text[1024];
 
 	if (key_text)
 		put("k.key", key_text, mode);
-	snprintf(path, sizeof(path), "%s", put("t.yaml", SPEC("k.key"), 0600));
-	if (key_name)
-		snprintf(path, sizeof(path), "%s", put("t.yaml", SPEC("dir/k.key"), 0600));
+	/* SPEC() with key_name, at the same line and column */
+	snprintf(text, sizeof(text), SPEC("%s"), key_name ? key_name : "k.key",
+		 key_name ? key_name : "k.key");
+	snprintf(path, sizeof(path), "%s", put("t.yaml", text, 0600));
 	assert_int_equal(calvin_spec_load(path, &spec, err, sizeof(err)), 0);
 	assert_int_not_equal(calvin_spec_check_key_files(&spec, err, sizeof(err)), 0);
 	print_message("%s\n", err);
@@ -192,6 +206,32 @@ static void test_key_checks(void **state)
 	err[0] = '\0';
 	assert_int_equal(calvin_spec_check_key_files(&spec, err, sizeof(err)), 0);
 	assert_string_equal(err, "");
+	/* a key in a folder others may write, or below one that is not
+	 * sticky, could be replaced: refused; /tmp above is sticky and fine */
+	snprintf(want, sizeof(want), "%s/open", dir);
+	assert_int_equal(mkdir(want, 0700) && errno != EEXIST, 0);
+	assert_int_equal(chmod(want, 0777), 0);
+	put("open/k.key", KEY_HEX "\n", 0600);
+	check_bad(NULL, 0, "open/k.key", "may be written by others, who could replace the key");
+	assert_int_equal(chmod(want, 0775), 0);
+	check_bad(NULL, 0, "open/k.key", "may be written by its group");
+	snprintf(want, sizeof(want), "%s/open/sub", dir);
+	assert_int_equal(mkdir(want, 0700) && errno != EEXIST, 0);
+	put("open/sub/k.key", KEY_HEX "\n", 0600);
+	check_bad(NULL, 0, "open/sub/k.key", "may be written by its group");
+	snprintf(want, sizeof(want), "%s/open", dir);
+	assert_int_equal(chmod(want, 01777), 0);
+	check_bad(NULL, 0, "open/k.key", "may be written by others");
+	path = put("t.yaml", SPEC("open/sub/k.key"), 0600);
+	assert_int_equal(calvin_spec_load(path, &spec, err, sizeof(err)), 0);
+	assert_int_equal(calvin_spec_check_key_files(&spec, err, sizeof(err)), 0);
+	/* the key file of another user, however safe its mode */
+	if (geteuid() == 0) {
+		path = put("k.key", KEY_HEX "\n", 0600);
+		assert_int_equal(chown(path, 65534, 65534), 0);
+		check_bad(NULL, 0, NULL, "belongs to uid 65534, not to you (uid 0)");
+		assert_int_equal(chown(path, 0, 0), 0);
+	}
 	/* a chain without encryption has nothing to check */
 	path = put("n.yaml", "name: c\nbudget: 1ms\nvnfs:\n  - {name: a, kind: forward}\n", 0600);
 	assert_int_equal(calvin_spec_load(path, &spec, err, sizeof(err)), 0);

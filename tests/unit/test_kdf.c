@@ -3,8 +3,8 @@
  * vectors (the primitive is OpenSSL's, called right), the SA derivation
  * against an independent implementation (Python's hmac module), and that
  * every part of the context (long-term key, deployment random, chain, SPI,
- * direction) changes the traffic key and nonce salt, so a packet sealed in
- * one deployment or direction does not open in another. */
+ * direction, epoch) changes the traffic key and nonce salt, so a packet
+ * sealed in one deployment, direction or epoch does not open in another. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -62,26 +62,31 @@ static void test_rfc5869(void **state)
 /* The info's bytes, as pair.h documents them. */
 static void test_info(void **state)
 {
-	static const uint8_t want[] = {
-	    'c', 'a', 'l', 'v', 'i', 'n', '-', 'c', 'r', 'y',  'p',  't',  '-',	 's',
-	    'a', '-', 'v', '1', 0,   3,	  'a', 'b', 'c', 0x01, 0x02, 0x03, 0x04, CALVIN_DIR_REV};
+	static const uint8_t want[] = { 'c', 'a',  'l',	 'v',  'i',  'n',  '-',
+					'c', 'r',  'y',	 'p',  't',  '-',  's',
+					'a', '-',  'v',	 '2',  0,    3,	   'a',
+					'b', 'c',  0x01, 0x02, 0x03, 0x04, CALVIN_DIR_REV,
+					0,   0x01, 0x00, 0x02 };
 	uint8_t buf[CALVIN_SA_INFO_MAX];
 	char name[257];
 
-	assert_int_equal(calvin_sa_info(buf, sizeof(buf), "abc", 0x01020304, CALVIN_DIR_REV),
-			 sizeof(want));
+	assert_int_equal(
+	    calvin_sa_info(buf, sizeof(buf), "abc", 0x01020304, CALVIN_DIR_REV, 0x10002),
+	    sizeof(want));
 	assert_memory_equal(buf, want, sizeof(want));
-	assert_int_equal(calvin_sa_info(buf, sizeof(want) - 1, "abc", 1, CALVIN_DIR_FWD), -ENOSPC);
-	assert_int_equal(calvin_sa_info(buf, sizeof(buf), "", 1, CALVIN_DIR_FWD), -EINVAL);
-	assert_int_equal(calvin_sa_info(buf, sizeof(buf), "abc", 0, CALVIN_DIR_FWD), -EINVAL);
-	assert_int_equal(calvin_sa_info(buf, sizeof(buf), "abc", 1, 2), -EINVAL);
+	assert_int_equal(calvin_sa_info(buf, sizeof(want) - 1, "abc", 1, CALVIN_DIR_FWD, 1),
+			 -ENOSPC);
+	assert_int_equal(calvin_sa_info(buf, sizeof(buf), "", 1, CALVIN_DIR_FWD, 1), -EINVAL);
+	assert_int_equal(calvin_sa_info(buf, sizeof(buf), "abc", 0, CALVIN_DIR_FWD, 1), -EINVAL);
+	assert_int_equal(calvin_sa_info(buf, sizeof(buf), "abc", 1, 2, 1), -EINVAL);
+	assert_int_equal(calvin_sa_info(buf, sizeof(buf), "abc", 1, CALVIN_DIR_FWD, 0), -EINVAL);
 	memset(name, 'a', 255);
 	name[255] = '\0';
-	assert_int_equal(calvin_sa_info(buf, sizeof(buf), name, 1, CALVIN_DIR_FWD),
+	assert_int_equal(calvin_sa_info(buf, sizeof(buf), name, 1, CALVIN_DIR_FWD, 1),
 			 (int)CALVIN_SA_INFO_MAX);
 	name[255] = 'a';
 	name[256] = '\0';
-	assert_int_equal(calvin_sa_info(buf, sizeof(buf), name, 1, CALVIN_DIR_FWD), -EINVAL);
+	assert_int_equal(calvin_sa_info(buf, sizeof(buf), name, 1, CALVIN_DIR_FWD, 1), -EINVAL);
 }
 
 /* Known answers from an independent HKDF (Python's hmac and hashlib) over
@@ -93,21 +98,30 @@ static void test_sa_known_answer(void **state)
 
 	fill(ltk, 32, 0x00);
 	fill(rnd, sizeof(rnd), 0x40);
-	assert_int_equal(calvin_sa_derive(ltk, rnd, "tactile-crypt", 0x100, CALVIN_DIR_FWD, &k), 0);
-	unhex(want, "4600bda4863825dbed47c0575b1904898b4b661cc4fc2a79a48ad8699836a518");
+	assert_int_equal(calvin_sa_derive(ltk, rnd, "tactile-crypt", 0x100, CALVIN_DIR_FWD, 1, &k),
+			 0);
+	unhex(want, "5798d330423821510acb59b8bc22edb5b4964fcdc51dedf6169c61eb56eb2152");
 	assert_memory_equal(k.key, want, 32);
-	unhex(want, "7eee534d");
+	unhex(want, "5f621b43");
 	assert_memory_equal(k.salt, want, 4);
-	assert_int_equal(calvin_sa_derive(ltk, rnd, "tactile-crypt", 0x101, CALVIN_DIR_REV, &k), 0);
-	unhex(want, "902b37530cf94d62892d8c10a7eeedda0f19b650b38f9587a8eba49a2c93bb07");
+	assert_int_equal(calvin_sa_derive(ltk, rnd, "tactile-crypt", 0x101, CALVIN_DIR_REV, 1, &k),
+			 0);
+	unhex(want, "5a6df8b86d92e14743601b8d105827a6bfbb57531e615c17cfcf3e305a676622");
 	assert_memory_equal(k.key, want, 32);
-	unhex(want, "bb45713f");
+	unhex(want, "329d5a9e");
+	assert_memory_equal(k.salt, want, 4);
+	assert_int_equal(calvin_sa_derive(ltk, rnd, "tactile-crypt", 0x100, CALVIN_DIR_FWD, 2, &k),
+			 0);
+	unhex(want, "be58794bde2b4d72fdf4effe4d498e75a96389502a1169fdd413706e816f3258");
+	assert_memory_equal(k.key, want, 32);
+	unhex(want, "bfe916c4");
 	assert_memory_equal(k.salt, want, 4);
 	calvin_sa_keys_wipe(&k);
 	for (size_t i = 0; i < sizeof(k); i++)
 		assert_int_equal(((uint8_t *)&k)[i], 0);
-	assert_int_equal(calvin_sa_derive(ltk, rnd, "", 1, CALVIN_DIR_FWD, &k), -EINVAL);
-	assert_int_equal(calvin_sa_derive(ltk, rnd, "c", 0, CALVIN_DIR_FWD, &k), -EINVAL);
+	assert_int_equal(calvin_sa_derive(ltk, rnd, "", 1, CALVIN_DIR_FWD, 1, &k), -EINVAL);
+	assert_int_equal(calvin_sa_derive(ltk, rnd, "c", 0, CALVIN_DIR_FWD, 1, &k), -EINVAL);
+	assert_int_equal(calvin_sa_derive(ltk, rnd, "c", 1, CALVIN_DIR_FWD, 0, &k), -EINVAL);
 }
 
 struct ctx {
@@ -115,17 +129,23 @@ struct ctx {
 	const char *chain;
 	uint32_t spi;
 	unsigned int dir;
+	uint32_t epoch;
 };
 
 static void derive(const struct ctx *c, struct calvin_sa_keys *k)
 {
-	assert_int_equal(calvin_sa_derive(c->ltk, c->rnd, c->chain, c->spi, c->dir, k), 0);
+	assert_int_equal(calvin_sa_derive(c->ltk, c->rnd, c->chain, c->spi, c->dir, c->epoch, k),
+			 0);
 }
 
 /* Change one part of the context at a time: key and salt both change. */
 static void test_sa_context(void **state)
 {
-	struct ctx base = {.chain = "tactile-crypt", .spi = 0x100, .dir = CALVIN_DIR_FWD}, c;
+	struct ctx base = { .chain = "tactile-crypt",
+			    .spi = 0x100,
+			    .dir = CALVIN_DIR_FWD,
+			    .epoch = 1 },
+		   c;
 	struct calvin_sa_keys k0, k1;
 
 	fill(base.ltk, 32, 1);
@@ -133,7 +153,7 @@ static void test_sa_context(void **state)
 	derive(&base, &k0);
 	derive(&base, &k1);
 	assert_memory_equal(&k0, &k1, sizeof(k0)); /* both ends agree */
-	for (int part = 0; part < 6; part++) {
+	for (int part = 0; part < 8; part++) {
 		c = base;
 		switch (part) {
 		case 0:
@@ -154,6 +174,12 @@ static void test_sa_context(void **state)
 		case 5:
 			c.chain = "tactile-crypt2"; /* a name that extends the other */
 			break;
+		case 6:
+			c.epoch = 2; /* the pair restarted */
+			break;
+		case 7:
+			c.epoch = 0x101; /* bytes that would meet the SPI's, unframed */
+			break;
 		}
 		derive(&c, &k1);
 		print_message("part %d\n", part);
@@ -167,7 +193,9 @@ static void test_sa_context(void **state)
  * deployment fails the new one's tag. */
 static void test_sa_redeploy(void **state)
 {
-	struct ctx c = {.chain = "tactile-crypt", .spi = 0x100, .dir = CALVIN_DIR_FWD};
+	struct ctx c = {
+		.chain = "tactile-crypt", .spi = 0x100, .dir = CALVIN_DIR_FWD, .epoch = 1
+	};
 	uint8_t pt[64], a[64 + CALVIN_CRYPT_OVERHEAD], b[sizeof(a)], out[64];
 	struct calvin_aead seal1, seal2, open2;
 	struct calvin_replay w;

@@ -49,14 +49,15 @@ static const char *value_of(const char *opt)
 static struct calvin_vnf_site site_of(unsigned int vnf_id)
 {
 	struct calvin_vnf_site s = {
-	    .bin = "/usr/lib/calvin/calvin-vnf",
-	    .vnf_id = vnf_id,
-	    .cpu = 1,
-	    .west = "west",
-	    .east = "east",
-	    .west_peer = {2, 0, 0, 0, 0, 0xa},
-	    .east_peer = {2, 0, 0, 0, 0, 0xb},
-	    .ready_fd = -1,
+		.bin = "/usr/lib/calvin/calvin-vnf",
+		.vnf_id = vnf_id,
+		.cpu = 1,
+		.west = "west",
+		.east = "east",
+		.west_peer = { 2, 0, 0, 0, 0, 0xa },
+		.east_peer = { 2, 0, 0, 0, 0, 0xb },
+		.ready_fd = -1,
+		.keys_fd = -1,
 	};
 	return s;
 }
@@ -101,27 +102,31 @@ static void test_unpinned_and_ready(void **state)
 	assert_ptr_equal(a.argv[a.ready_arg], a.ready_fd);
 }
 
-static void test_crypt_and_key_copy(void **state)
+/* Keys travel through a descriptor: no key file, no key material and no
+ * deployment random on the command line, which /proc/PID/cmdline shows. */
+static void test_crypt_keys_fd(void **state)
 {
 	struct calvin_vnf_site s = site_of(1);
+	unsigned int i;
 
+	s.keys_fd = 7;
 	assert_int_equal(calvin_vnf_argv_build(&a, &spec, &s), 0);
 	assert_string_equal(value_of("--transform"), "encrypt");
 	assert_string_equal(value_of("--cipher"), "chacha20-poly1305");
-	assert_string_equal(value_of("--key-file"), "/k/t.key");
+	assert_string_equal(value_of("--keys-fd"), "7");
 	assert_string_equal(value_of("--spi"), "7");
 	assert_string_equal(value_of("--spi-rev"), "8");
 	assert_string_equal(value_of("--direction"), "both");
+	assert_null(value_of("--key-file"));
 	assert_null(value_of("--deploy-random"));
 	assert_null(value_of("--replay-window"));
-	/* a VM runs with its own copy of the key */
+	for (i = 0; i < a.argc; i++)
+		assert_null(strstr(a.argv[i], "t.key"));
 	s = site_of(2);
-	s.key_file = "/run/calvin-t.key";
-	s.deploy_random = "00ff";
+	s.keys_fd = 5;
 	assert_int_equal(calvin_vnf_argv_build(&a, &spec, &s), 0);
-	assert_string_equal(value_of("--key-file"), "/run/calvin-t.key");
+	assert_string_equal(value_of("--keys-fd"), "5");
 	assert_string_equal(value_of("--replay-window"), "1024");
-	assert_string_equal(value_of("--deploy-random"), "00ff");
 }
 
 static void test_nc(void **state)
@@ -142,25 +147,22 @@ static void test_refuses(void **state)
 	assert_int_equal(calvin_vnf_argv_build(&a, &spec, &s), -EINVAL);
 	s = site_of(9);
 	assert_int_equal(calvin_vnf_argv_build(&a, &spec, &s), -EINVAL);
-	/* a key path that cannot fit is refused, not cut */
+	/* a command line that cannot fit is refused, not cut */
+	static char big[4001];
 	s = site_of(1);
-	s.key_file = spec.vnfs[1].crypt.key_file;
-	memset(spec.vnfs[1].crypt.key_file, 'k', sizeof(spec.vnfs[1].crypt.key_file) - 1);
-	spec.vnfs[1].crypt.key_file[sizeof(spec.vnfs[1].crypt.key_file) - 1] = '\0';
+	memset(big, 'k', sizeof(big) - 1);
+	s.west = big;
 	assert_int_equal(calvin_vnf_argv_build(&a, &spec, &s), 0);
-	s.bin = spec.vnfs[1].crypt.key_file;
-	s.west = spec.vnfs[1].crypt.key_file;
+	s.east = big;
 	assert_int_equal(calvin_vnf_argv_build(&a, &spec, &s), -E2BIG);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_forward),
-	    cmocka_unit_test(test_unpinned_and_ready),
-	    cmocka_unit_test(test_crypt_and_key_copy),
-	    cmocka_unit_test(test_nc),
-	    cmocka_unit_test(test_refuses),
+		cmocka_unit_test(test_forward),	      cmocka_unit_test(test_unpinned_and_ready),
+		cmocka_unit_test(test_crypt_keys_fd), cmocka_unit_test(test_nc),
+		cmocka_unit_test(test_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -11,6 +11,7 @@
 
 #include "agent_proto.h"
 #include "chainspec.h"
+#include "sa_set.h"
 
 #define AGENT_PROG "calvin-agent"
 #define AGENT_WEST "west"
@@ -25,8 +26,11 @@ struct agent {
 	int cpu;
 	uint8_t west_peer[6], east_peer[6];
 	uint16_t west_mtu, east_mtu;
-	uint8_t seed[CALVIN_AGENT_SEED_LEN];
-	char key_file[256]; /* the host's key, written here; "" if none */
+	/* encrypt, decrypt: the traffic keys of its SAs, from the host's keys
+	 * message, in memory only, until start hands them to calvin-vnf */
+	struct calvin_sa_set keys;
+	bool has_keys;
+	uint32_t last_epoch; /* of the keys the last start used: never again */
 	/* what start made */
 	pid_t vnf_pid;	   /* user VNF: calvin-vnf; 0 if none */
 	char pin_dir[256]; /* kernel VNF */
@@ -39,6 +43,7 @@ struct agent {
  * with one line for the user in err. */
 int agent_configure(struct agent *a, const struct calvin_agent_configure *c, char *err,
 		    size_t errlen);
+int agent_keys(struct agent *a, const struct calvin_agent_str *keys, char *err, size_t errlen);
 int agent_start(struct agent *a, char *err, size_t errlen);
 int agent_stop(struct agent *a, char *err, size_t errlen);
 int agent_counters(struct agent *a, struct calvin_agent_counters *out, char *err, size_t errlen);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Framed messages over a stream descriptor (channel.h). */
+/* Framed messages over a stream descriptor (channel.h). A frame may carry
+ * traffic keys (keys): no byte of a frame outlives its use in the
+ * buffers, so both are wiped as frames leave them. */
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -23,6 +25,10 @@ int calvin_channel_init(struct calvin_channel *ch, int fd)
 
 void calvin_channel_free(struct calvin_channel *ch)
 {
+	if (ch->in)
+		explicit_bzero(ch->in, CALVIN_AGENT_MAX_FRAME);
+	if (ch->out)
+		explicit_bzero(ch->out, CALVIN_AGENT_MAX_FRAME);
 	free(ch->in);
 	free(ch->out);
 	ch->in = ch->out = NULL;
@@ -30,6 +36,7 @@ void calvin_channel_free(struct calvin_channel *ch)
 
 void calvin_channel_reset(struct calvin_channel *ch)
 {
+	explicit_bzero(ch->in, ch->have);
 	ch->have = ch->used = 0;
 }
 
@@ -78,6 +85,7 @@ int calvin_channel_recv(struct calvin_channel *ch, struct calvin_agent_msg *m, i
 
 	if (ch->used) {
 		memmove(ch->in, ch->in + ch->used, ch->have - ch->used);
+		explicit_bzero(ch->in + ch->have - ch->used, ch->used);
 		ch->have -= ch->used;
 		ch->used = 0;
 	}
@@ -99,6 +107,7 @@ int calvin_channel_send(struct calvin_channel *ch, const struct calvin_agent_msg
 {
 	ssize_t len = calvin_agent_encode(m, ch->out, CALVIN_AGENT_MAX_FRAME), n;
 	size_t off = 0;
+	int err = 0;
 
 	if (len < 0)
 		return (int)len;
@@ -106,9 +115,12 @@ int calvin_channel_send(struct calvin_channel *ch, const struct calvin_agent_msg
 		n = write(ch->fd, ch->out + off, (size_t)len - off);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EPIPE;
+		if (n <= 0) {
+			err = n < 0 ? -errno : -EPIPE;
+			break;
+		}
 		off += (size_t)n;
 	}
-	return 0;
+	explicit_bzero(ch->out, (size_t)len);
+	return err;
 }

@@ -47,6 +47,12 @@ static int on_start(struct agent *a, const struct calvin_agent_msg *m,
 	return agent_start(a, err, errlen);
 }
 
+static int on_keys(struct agent *a, const struct calvin_agent_msg *m,
+		   struct calvin_agent_msg *reply, char *err, size_t errlen)
+{
+	return agent_keys(a, &m->keys, err, errlen);
+}
+
 static int on_status(struct agent *a, const struct calvin_agent_msg *m,
 		     struct calvin_agent_msg *reply, char *err, size_t errlen)
 {
@@ -69,9 +75,10 @@ static int on_shutdown(struct agent *a, const struct calvin_agent_msg *m,
 
 /* What the host may send; the agent's own answers are not in it. */
 static const handler_fn handlers[CALVIN_AGENT_TYPE_END] = {
-    [CALVIN_AGENT_HELLO] = on_hello, [CALVIN_AGENT_CONFIGURE] = on_configure,
-    [CALVIN_AGENT_START] = on_start, [CALVIN_AGENT_STATUS] = on_status,
-    [CALVIN_AGENT_STOP] = on_stop,   [CALVIN_AGENT_SHUTDOWN] = on_shutdown,
+	[CALVIN_AGENT_HELLO] = on_hello, [CALVIN_AGENT_CONFIGURE] = on_configure,
+	[CALVIN_AGENT_START] = on_start, [CALVIN_AGENT_STATUS] = on_status,
+	[CALVIN_AGENT_STOP] = on_stop,	 [CALVIN_AGENT_SHUTDOWN] = on_shutdown,
+	[CALVIN_AGENT_KEYS] = on_keys,
 };
 
 static void reply_error(struct calvin_channel *ch, const char *line)

@@ -12,8 +12,10 @@
 
 #include "chainspec.h"
 #include "loader.h"
+#include "keyfile.h"
 #include "pair.h"
 #include "plan.h"
+#include "sa_set.h"
 #include "state.h"
 #include "topo.h"
 
@@ -36,12 +38,16 @@
 /* One deployment in progress: the spec, its journal, the placement. */
 struct deploy {
 	const struct calvin_chain_spec *spec;
+	/* the bytes spec was parsed from, resolved: what VMs get */
+	const struct calvin_spec_text *text;
 	struct chain_state *state;
 	const struct calvin_plan *plan;
-	/* hex, fresh for each `up`: the salt of the traffic keys of its
+	/* the key files of its encrypt/decrypt VNFs, read once by `up` */
+	const struct calvin_keyring *keys;
+	/* fresh for each `up`: the salt of the traffic keys of its
 	 * encrypt/decrypt pairs (userspace/lib/pair.h); also in the chain's
 	 * state directory, CHAIN.d/deploy-random */
-	char deploy_random[2 * CALVIN_DEPLOY_RANDOM_LEN + 1];
+	uint8_t deploy_random[CALVIN_DEPLOY_RANDOM_LEN];
 	unsigned int nr_nodes;
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 };
@@ -126,6 +132,16 @@ int vnf_file_prefix(char *out, size_t len, const char *chain, const char *vnf);
 /* The node on the far end of VNF i's west and east links. */
 const char *west_of(const struct deploy *d, unsigned int i);
 const char *east_of(const struct deploy *d, unsigned int i);
+/* keys.c: this deployment's random value, made and kept in dir. */
+int deploy_random_make(struct deploy *d, const char *dir);
+/* The key files of spec, each read once into ring; an exit code after one
+ * line. */
+int deploy_keys_load(const struct calvin_chain_spec *spec, struct calvin_keyring *ring);
+/* The traffic keys of user VNF vnf's SAs in epoch (1 at `up`, more for a
+ * restart of its pair); 0 or -errno after one line. Wipe out after use. */
+int deploy_sa_set(const struct deploy *d, unsigned int vnf, uint32_t epoch,
+		  struct calvin_sa_set *out);
+
 /* Index of a node by name, or -1. */
 int node_index(const struct calvin_node *nodes, unsigned int nr, const char *name);
 

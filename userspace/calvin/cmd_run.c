@@ -28,16 +28,19 @@ static int refuse_deployed(const struct calvin_chain_spec *spec)
 int cmd_run(const struct cmd_args *a)
 {
 	struct calvin_chain_spec spec;
+	struct calvin_spec_text text;
 	struct probe_args merged;
 	int rc, down;
 
-	rc = load_spec(a->arg[0], &spec);
-	if (!rc)
-		rc = refuse_deployed(&spec);
+	rc = load_spec_text(a->arg[0], &spec, &text);
 	if (rc)
 		return rc;
-	catch_quit_signals();
-	rc = chain_up(&spec);
+	rc = refuse_deployed(&spec);
+	if (!rc) {
+		catch_quit_signals();
+		rc = chain_up(&spec, &text);
+	}
+	calvin_spec_text_free(&text);
 	if (rc)
 		return rc;
 	probe_args_apply(&spec, &a->probe, &merged);

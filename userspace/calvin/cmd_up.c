@@ -7,7 +7,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,30 +15,6 @@
 #include "isolate/isolate.h"
 #include "loader.h"
 #include "util.h"
-
-/* A fresh random value for this deployment, from which its encrypt and
- * decrypt VNFs derive their traffic keys: no deployment reuses the keys
- * (and so the nonces) of another. Not secret; kept beside the journal. */
-static int deploy_random_make(struct deploy *d, const char *dir)
-{
-	uint8_t rnd[CALVIN_DEPLOY_RANDOM_LEN];
-	char path[PATH_MAX + sizeof(CALVIN_DEPLOY_RANDOM_FILE) + 1];
-	unsigned int i;
-	int fd, err = 0;
-
-	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
-		return -EIO;
-	for (i = 0; i < sizeof(rnd); i++)
-		snprintf(d->deploy_random + 2 * i, 3, "%02x", rnd[i]);
-	snprintf(path, sizeof(path), "%s/%s", dir, CALVIN_DEPLOY_RANDOM_FILE);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (dprintf(fd, "%s\n", d->deploy_random) < 0)
-		err = -EIO;
-	close(fd);
-	return err;
-}
 
 /* The plan record: other chains' plans keep off this chain's cores, and
  * its probe finds its housekeeping cores there. */
@@ -59,7 +34,8 @@ static int write_plan_record(const char *path, const struct deploy *d)
 
 /* The chain's own files: plan record, spec copy, log dir, deployment random,
  * bpffs pin root. `probe`, `status` and `down` need what was deployed,
- * whatever happens to the file afterwards: the copy names the same key files. */
+ * whatever happens to the file afterwards: the copy is the bytes `up`
+ * read and checked, and names the same key files. */
 static int chain_files(struct deploy *d)
 {
 	const char *name = d->spec->name;
@@ -79,7 +55,7 @@ static int chain_files(struct deploy *d)
 		err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
 	if (err)
 		return err;
-	err = calvin_spec_copy(d->spec->path, path, why, sizeof(why));
+	err = calvin_spec_text_write(d->text, path, NULL, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "%s\n", why);
 		return err;
@@ -235,8 +211,9 @@ static int check_journal_names(const struct calvin_chain_spec *spec)
 }
 
 /* Everything that can be checked before the first resource exists, but
- * the plan (see chain_up()). */
-static int check_chain(const struct calvin_chain_spec *spec, const struct node_backend *be)
+ * the plan (see chain_up()); the key files are read here, once. */
+static int check_chain(const struct calvin_chain_spec *spec, const struct node_backend *be,
+		       struct calvin_keyring *keys)
 {
 	int rc;
 
@@ -246,7 +223,7 @@ static int check_chain(const struct calvin_chain_spec *spec, const struct node_b
 	if (!rc)
 		rc = check_shared_nodes(spec);
 	if (!rc)
-		rc = check_key_files(spec);
+		rc = deploy_keys_load(spec, keys);
 	return rc;
 }
 
@@ -283,12 +260,15 @@ static int plan_and_journal(struct deploy *d, struct calvin_plan *plan)
 	return CALVIN_EXIT_FAIL;
 }
 
-int chain_up(const struct calvin_chain_spec *spec)
+static int chain_up_keyed(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text,
+			  struct calvin_keyring *keys)
 {
 	const struct node_backend *be = backend_of(spec);
 	struct chain_state state;
 	struct calvin_plan plan;
-	struct deploy d = { .spec = spec, .state = &state, .plan = &plan };
+	struct deploy d = {
+		.spec = spec, .text = text, .state = &state, .plan = &plan, .keys = keys
+	};
 	int rc, err, lock;
 	bool left;
 
@@ -306,7 +286,7 @@ int chain_up(const struct calvin_chain_spec *spec)
 			   strerror(-err));
 		return CALVIN_EXIT_USAGE;
 	}
-	rc = check_chain(spec, be);
+	rc = check_chain(spec, be, keys);
 	if (!rc)
 		rc = state_dir_check(true);
 	if (rc)
@@ -320,7 +300,7 @@ int chain_up(const struct calvin_chain_spec *spec)
 	rc = plan_and_journal(&d, &plan);
 	if (rc) {
 		plan_unlock(&lock);
-		return rc == -EEXIST ? chain_update(spec) : rc;
+		return rc == -EEXIST ? chain_update(spec, text) : rc;
 	}
 	err = step(record(&d, be));
 	plan_unlock(&lock);
@@ -342,17 +322,33 @@ int chain_up(const struct calvin_chain_spec *spec)
 	return 0;
 }
 
+int chain_up(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text)
+{
+	struct calvin_keyring keys = { 0 };
+	int rc;
+
+	rc = chain_up_keyed(spec, text, &keys);
+	calvin_keyring_clear(&keys);
+	return rc;
+}
+
 int cmd_up(const struct cmd_args *a)
 {
 	struct calvin_chain_spec spec;
+	struct calvin_spec_text text;
 	int rc;
 
-	rc = load_spec(a->arg[0], &spec);
-	if (!rc)
-		rc = admit_check(&spec, a);
+	rc = load_spec_text(a->arg[0], &spec, &text);
 	if (rc)
 		return rc;
+	rc = admit_check(&spec, a);
+	if (rc)
+		goto out;
 	catch_quit_signals();
-	rc = chain_up(&spec);
-	return rc || !a->admit ? rc : chain_admit(&spec, &a->probe);
+	rc = chain_up(&spec, &text);
+	if (!rc && a->admit)
+		rc = chain_admit(&spec, &a->probe);
+out:
+	calvin_spec_text_free(&text);
+	return rc;
 }

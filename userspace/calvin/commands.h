@@ -95,6 +95,10 @@ extern bool calvin_json;
 
 /* Load and check a spec file; prints the one error line itself. */
 int load_spec(const char *path, struct calvin_chain_spec *spec);
+/* The same, and the bytes it was parsed from (resolved: key files named by
+ * absolute paths) into text, for what deploys them; free it with
+ * calvin_spec_text_free() when the exit code is 0. */
+int load_spec_text(const char *path, struct calvin_chain_spec *spec, struct calvin_spec_text *text);
 /* A chain or node name from the command line, checked like one in a chain
  * file (what: "chain", "node"); prints the one error line itself. */
 int check_name(const char *what, const char *name);
@@ -120,10 +124,11 @@ void plan_unlock(int *fd);
 /* Is a probe of size bytes big enough for every hop record of the chain?
  * Prints the error line itself. */
 int check_probe_size(const struct calvin_chain_spec *spec, unsigned int size);
-/* Deploy (returns an exit code; on failure nothing is left behind). */
-int chain_up(const struct calvin_chain_spec *spec);
+/* Deploy spec, parsed from text (returns an exit code; on failure nothing
+ * is left behind). The key files are read once, here. */
+int chain_up(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text);
 /* Apply changed kernel VNF parameters to a deployed chain (re-up). */
-int chain_update(const struct calvin_chain_spec *spec);
+int chain_update(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text);
 /* Tear a chain down (returns an exit code; harmless when not deployed). */
 int chain_down(const char *chain);
 struct node_backend;

@@ -23,6 +23,17 @@ int load_spec(const char *path, struct calvin_chain_spec *spec)
 	return 0;
 }
 
+int load_spec_text(const char *path, struct calvin_chain_spec *spec, struct calvin_spec_text *text)
+{
+	char err[CALVIN_ERR_MAX];
+
+	if (calvin_spec_load_text(path, spec, text, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return CALVIN_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int check_name(const char *what, const char *name)
 {
 	char err[CALVIN_ERR_MAX];

@@ -75,12 +75,12 @@ static int apply(const struct calvin_chain_spec *spec, const struct calvin_spec_
  * included, so that `status` shows the rules' lines as they are now. It
  * is replaced whole (a reader never sees half of it), through the chain's
  * own directory, which `down` removes. */
-static void refresh_copy(const struct calvin_chain_spec *spec, const char *copy)
+static void refresh_copy(const struct calvin_spec_text *text, const char *name, const char *copy)
 {
 	char tmp[PATH_MAX], why[CALVIN_ERR_MAX];
 
-	if (state_file(tmp, sizeof(tmp), spec->name, ".d/spec.yaml") ||
-	    calvin_spec_copy(spec->path, tmp, why, sizeof(why)) || rename(tmp, copy))
+	if (state_file(tmp, sizeof(tmp), name, ".d/spec.yaml") ||
+	    calvin_spec_text_write(text, copy, tmp, why, sizeof(why)))
 		calvin_err("cannot update %s; status shows the lines of the file as it was", copy);
 }
 
@@ -98,7 +98,7 @@ static int update(const struct calvin_chain_spec *spec, const struct calvin_spec
 	return n < 0 ? CALVIN_EXIT_FAIL : 0;
 }
 
-int chain_update(const struct calvin_chain_spec *spec)
+int chain_update(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text)
 {
 	struct calvin_chain_spec *old = calloc(1, sizeof(*old));
 	struct calvin_spec_diff d;
@@ -128,7 +128,7 @@ int chain_update(const struct calvin_chain_spec *spec)
 		rc = update(spec, &d);
 	/* moved lines alone are no change, but status shows the new lines */
 	if (!rc)
-		refresh_copy(spec, copy);
+		refresh_copy(text, spec->name, copy);
 	state_close(&state, false);
 	if (!rc && !d.nr_params && !d.settings) {
 		calvin_err("chain '%s' is already deployed with the same parameters; to deploy it "

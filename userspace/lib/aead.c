@@ -314,12 +314,12 @@ out:
 
 int calvin_sa_derive(const uint8_t ltk[CALVIN_KEY_LEN],
 		     const uint8_t deploy_random[CALVIN_DEPLOY_RANDOM_LEN], const char *chain,
-		     uint32_t spi, unsigned int dir, struct calvin_sa_keys *out)
+		     uint32_t spi, unsigned int dir, uint32_t epoch, struct calvin_sa_keys *out)
 {
 	uint8_t info[CALVIN_SA_INFO_MAX], okm[CALVIN_KEY_LEN + CALVIN_CRYPT_SALT_LEN];
 	int n, ret;
 
-	n = calvin_sa_info(info, sizeof(info), chain, spi, dir);
+	n = calvin_sa_info(info, sizeof(info), chain, spi, dir, epoch);
 	if (n < 0)
 		return n;
 	ret = calvin_hkdf_sha256(ltk, CALVIN_KEY_LEN, deploy_random, CALVIN_DEPLOY_RANDOM_LEN, info,

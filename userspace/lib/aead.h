@@ -97,14 +97,15 @@ struct calvin_sa_keys {
 };
 
 /* The traffic key and nonce salt of the security association (chain, spi,
- * dir) of one deployment: the first 36 bytes of HKDF-SHA256 with IKM = the
- * long-term key ltk (32 bytes, from the key file), salt = the deployment's
- * random value, info = calvin_sa_info() (pair.h); the key is bytes 0..31,
- * the salt 32..35. Both ends of an SA derive the same; anything else in
- * the context gives other keys. Returns 0, -EINVAL or -EIO; wipe out with
- * calvin_sa_keys_wipe() once the context is keyed. */
+ * dir) of one deployment, in one epoch: the first 36 bytes of HKDF-SHA256
+ * with IKM = the long-term key ltk (32 bytes, from the key file), salt =
+ * the deployment's random value, info = calvin_sa_info() (pair.h); the
+ * key is bytes 0..31, the salt 32..35. Both ends of an SA derive the same;
+ * anything else in the context gives other keys. Only the controller
+ * derives: VNFs get the result (sa_set.h). Returns 0, -EINVAL or -EIO;
+ * wipe out with calvin_sa_keys_wipe() once the context is keyed. */
 int calvin_sa_derive(const uint8_t ltk[32], const uint8_t deploy_random[32], const char *chain,
-		     uint32_t spi, unsigned int dir, struct calvin_sa_keys *out);
+		     uint32_t spi, unsigned int dir, uint32_t epoch, struct calvin_sa_keys *out);
 void calvin_sa_keys_wipe(struct calvin_sa_keys *k);
 
 /* The raw AEAD primitive the framing uses, exposed so tests can check it

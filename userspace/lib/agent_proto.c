@@ -7,17 +7,19 @@
 #include <string.h>
 
 #include "agent_proto.h"
+#include "sa_set.h"
 
 static const char *const type_names[CALVIN_AGENT_TYPE_END] = {
-    [CALVIN_AGENT_HELLO] = "hello",
-    [CALVIN_AGENT_CONFIGURE] = "configure",
-    [CALVIN_AGENT_START] = "start",
-    [CALVIN_AGENT_STATUS] = "status",
-    [CALVIN_AGENT_STOP] = "stop",
-    [CALVIN_AGENT_SHUTDOWN] = "shutdown",
-    [CALVIN_AGENT_OK] = "ok",
-    [CALVIN_AGENT_ERROR] = "error",
-    [CALVIN_AGENT_COUNTERS] = "counters",
+	[CALVIN_AGENT_HELLO] = "hello",
+	[CALVIN_AGENT_CONFIGURE] = "configure",
+	[CALVIN_AGENT_START] = "start",
+	[CALVIN_AGENT_STATUS] = "status",
+	[CALVIN_AGENT_STOP] = "stop",
+	[CALVIN_AGENT_SHUTDOWN] = "shutdown",
+	[CALVIN_AGENT_OK] = "ok",
+	[CALVIN_AGENT_ERROR] = "error",
+	[CALVIN_AGENT_COUNTERS] = "counters",
+	[CALVIN_AGENT_KEYS] = "keys",
 };
 
 static const char *const state_names[CALVIN_AGENT_STATE_END] = {
@@ -177,10 +179,8 @@ static void decode_configure(struct cursor *c, struct calvin_agent_configure *m)
 	get_bytes(c, m->east_peer, 6);
 	m->west_mtu = (uint16_t)get_be(c, 2);
 	m->east_mtu = (uint16_t)get_be(c, 2);
-	get_bytes(c, m->seed, sizeof(m->seed));
 	get_str(c, &m->vnf, CALVIN_AGENT_LINE_MAX);
 	get_str(c, &m->spec, CALVIN_AGENT_MAX_PAYLOAD);
-	get_str(c, &m->key, CALVIN_AGENT_MAX_PAYLOAD);
 	if (!c->bad && (m->cpu < -1 || !line_ok(&m->vnf, false)))
 		c->bad = true;
 }
@@ -207,6 +207,11 @@ static void decode_counters(struct cursor *c, struct calvin_agent_counters *m)
 	get_str(c, &m->telemetry, CALVIN_AGENT_MAX_PAYLOAD);
 }
 
+static bool keys_len_ok(const struct calvin_agent_str *k)
+{
+	return k->len >= CALVIN_SA_SET_HDR_LEN && k->len <= CALVIN_SA_SET_MAX && k->ptr;
+}
+
 static void decode_payload(struct cursor *c, struct calvin_agent_msg *m)
 {
 	switch (m->type) {
@@ -226,6 +231,12 @@ static void decode_payload(struct cursor *c, struct calvin_agent_msg *m)
 		m->error.len = (uint32_t)(c->len - c->off);
 		m->error.ptr = (const char *)take(c, m->error.len);
 		if (!c->bad && !line_ok(&m->error, false))
+			c->bad = true;
+		break;
+	case CALVIN_AGENT_KEYS:
+		m->keys.len = (uint32_t)(c->len - c->off);
+		m->keys.ptr = (const char *)take(c, m->keys.len);
+		if (!c->bad && !keys_len_ok(&m->keys))
 			c->bad = true;
 		break;
 	default: /* start, status, stop, shutdown, ok: no payload */
@@ -254,8 +265,7 @@ ssize_t calvin_agent_decode(const void *buf, size_t len, struct calvin_agent_msg
 
 static bool configure_ok(const struct calvin_agent_configure *m)
 {
-	return m->cpu >= -1 && line_ok(&m->vnf, false) && (m->spec.ptr || !m->spec.len) &&
-	       (m->key.ptr || !m->key.len);
+	return m->cpu >= -1 && line_ok(&m->vnf, false) && (m->spec.ptr || !m->spec.len);
 }
 
 static bool counters_ok(const struct calvin_agent_counters *m)
@@ -287,10 +297,8 @@ static void encode_payload(struct cursor *c, const struct calvin_agent_msg *m)
 		put(c, cf->east_peer, 6);
 		put_be(c, cf->west_mtu, 2);
 		put_be(c, cf->east_mtu, 2);
-		put(c, cf->seed, sizeof(cf->seed));
 		put_str(c, &cf->vnf);
 		put_str(c, &cf->spec);
-		put_str(c, &cf->key);
 		break;
 	case CALVIN_AGENT_COUNTERS:
 		put_be(c, m->counters.state, 1);
@@ -305,6 +313,9 @@ static void encode_payload(struct cursor *c, const struct calvin_agent_msg *m)
 		break;
 	case CALVIN_AGENT_ERROR:
 		put(c, m->error.ptr, m->error.len);
+		break;
+	case CALVIN_AGENT_KEYS:
+		put(c, m->keys.ptr, m->keys.len);
 		break;
 	default:
 		break;
@@ -322,6 +333,8 @@ static bool msg_ok(const struct calvin_agent_msg *m)
 		return counters_ok(&m->counters);
 	case CALVIN_AGENT_ERROR:
 		return line_ok(&m->error, false);
+	case CALVIN_AGENT_KEYS:
+		return keys_len_ok(&m->keys);
 	default:
 		return m->type > 0 && m->type < CALVIN_AGENT_TYPE_END;
 	}

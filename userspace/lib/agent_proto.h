@@ -18,6 +18,14 @@
  *
  * The host speaks first and the agent answers every frame with one frame:
  * hello with hello, status with counters, the rest with ok or error.
+ *
+ * Keys: the guest never gets the key file's long-term key, nor the
+ * deployment's random value. An encrypt or decrypt VNF's agent gets the
+ * traffic keys of that VNF's own SAs in one epoch (keys, sa_set.h), keeps
+ * them in memory, hands them to calvin-vnf at start and wipes them. A
+ * start needs keys of an epoch later than any it started with: a stop and
+ * a start without fresh keys is refused, so no (key, nonce) pair repeats.
+ * Version 2 took the seed and the key file out of configure and added keys.
  */
 #ifndef CALVIN_LIB_AGENT_PROTO_H
 #define CALVIN_LIB_AGENT_PROTO_H
@@ -26,15 +34,14 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define CALVIN_AGENT_VERSION 1
+#define CALVIN_AGENT_VERSION 2
 #define CALVIN_AGENT_HDR_LEN 8
 /* Room for the largest chain spec a parser accepts (an acl of 64 rules and
- * a router of 256 routes fit many times over) and a key file. */
+ * a router of 256 routes fit many times over). */
 #define CALVIN_AGENT_MAX_PAYLOAD (256u * 1024)
 #define CALVIN_AGENT_MAX_FRAME (CALVIN_AGENT_HDR_LEN + CALVIN_AGENT_MAX_PAYLOAD)
 /* What a one-line error or a hello's self-description may hold. */
 #define CALVIN_AGENT_LINE_MAX 1024
-#define CALVIN_AGENT_SEED_LEN 32
 #define CALVIN_AGENT_MAX_COUNTERS 256
 #define CALVIN_AGENT_COUNTER_NAME_MAX 63
 
@@ -48,6 +55,7 @@ enum calvin_agent_type {
 	CALVIN_AGENT_OK,	/* agent: done; empty */
 	CALVIN_AGENT_ERROR,	/* agent: one line for the user */
 	CALVIN_AGENT_COUNTERS,	/* agent: the answer to status */
+	CALVIN_AGENT_KEYS,	/* host: the traffic keys of the VNF's SAs (sa_set.h) */
 	CALVIN_AGENT_TYPE_END,
 };
 
@@ -64,17 +72,13 @@ struct calvin_agent_hello {
 };
 
 /* i32 cpu, 6 bytes west peer MAC, 6 bytes east peer MAC, u16 west MTU,
- * u16 east MTU, CALVIN_AGENT_SEED_LEN bytes seed, then the strings vnf,
- * spec and key. */
+ * u16 east MTU, then the strings vnf and spec. */
 struct calvin_agent_configure {
 	int32_t cpu;			    /* the vCPU the VNF runs on; -1: any */
 	uint8_t west_peer[6], east_peer[6]; /* far ends of the node's links */
 	uint16_t west_mtu, east_mtu;	    /* 0: leave the NIC's own */
-	/* the deployment's random value, input of its traffic-key derivation */
-	uint8_t seed[CALVIN_AGENT_SEED_LEN];
-	struct calvin_agent_str vnf;  /* the VNF's name in spec */
-	struct calvin_agent_str spec; /* the whole chain spec, YAML */
-	struct calvin_agent_str key;  /* the key file's bytes, or empty */
+	struct calvin_agent_str vnf;	    /* the VNF's name in spec */
+	struct calvin_agent_str spec;	    /* the whole chain spec, YAML */
 };
 
 enum calvin_agent_state {
@@ -108,6 +112,9 @@ struct calvin_agent_msg {
 		struct calvin_agent_counters counters;
 		struct calvin_agent_str
 		    error; /* 1..CALVIN_AGENT_LINE_MAX bytes, no control characters */
+		/* the bytes of a calvin_sa_set (sa_set.h), CALVIN_SA_SET_HDR_LEN to
+		 * CALVIN_SA_SET_MAX of them; whoever holds the frame wipes it */
+		struct calvin_agent_str keys;
 	};
 };
 

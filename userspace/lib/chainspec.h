@@ -335,12 +335,26 @@ int calvin_spec_parse(const char *text, size_t len, const char *path,
  * "path: cannot read: <strerror>" and -errno. */
 int calvin_spec_load(const char *path, struct calvin_chain_spec *spec, char *err, size_t errlen);
 
-/* Read and parse the file at path like calvin_spec_load(), then write it
- * to to (mode 0600, replacing what was there) with each key-file value
- * replaced by its absolute path, double-quoted: the copy names the same
- * key files wherever it is. Every line stays where it was. Returns 0 or
+/* A chain file's text as calvin keeps it: with each key-file value
+ * replaced by its absolute path, double-quoted, every line where it was. */
+struct calvin_spec_text {
+	char *text; /* malloc'd, NUL-terminated */
+	size_t len;
+};
+
+/* calvin_spec_load(), and into out (NULL: not wanted) the resolved text of
+ * the very bytes parsed: the file is read once, so what is deployed (the
+ * state directory's copy, what a VM's agent gets) is what was checked,
+ * whatever happens to the file meanwhile. */
+int calvin_spec_load_text(const char *path, struct calvin_chain_spec *spec,
+			  struct calvin_spec_text *out, char *err, size_t errlen);
+void calvin_spec_text_free(struct calvin_spec_text *t);
+
+/* Write t to a new file to (mode 0600; not through a link), or, with tmp,
+ * to the new file tmp renamed to to, replacing it whole. Returns 0 or
  * -errno with one line in err. */
-int calvin_spec_copy(const char *from, const char *to, char *err, size_t errlen);
+int calvin_spec_text_write(const struct calvin_spec_text *t, const char *to, const char *tmp,
+			   char *err, size_t errlen);
 
 /* The text (len bytes) that spec was parsed from, with each key-file value
  * replaced by spec's path for it: *out is malloc'd and NUL-terminated.
@@ -349,11 +363,13 @@ int calvin_spec_copy(const char *from, const char *to, char *err, size_t errlen)
 int calvin_spec_text_resolved(const char *text, size_t len, const struct calvin_chain_spec *spec,
 			      char **out, size_t *out_len);
 
-/* The key files of spec's encrypt and decrypt VNFs, as calvin-vnf will
- * check them (keyfile.h): there, a regular file that neither group nor
- * others may read or write, holding a key. Returns 0 or -errno with one
- * line in err, "path:line:col: what is wrong; what to do" at the key-file
- * value. Reads the key files, keeps no key. */
+/* The key files of spec's encrypt and decrypt VNFs (keyfile.h): each read
+ * once into ring. Returns 0 or -errno with one line in err, "path:line:col:
+ * what is wrong; what to do" at the key-file value. */
+struct calvin_keyring;
+int calvin_spec_load_keys(const struct calvin_chain_spec *spec, struct calvin_keyring *ring,
+			  char *err, size_t errlen);
+/* The same, keeping no key: a check. */
 int calvin_spec_check_key_files(const struct calvin_chain_spec *spec, char *err, size_t errlen);
 
 /* "350us"-style durations: an integer or decimal with a unit ns, us, ms or s.

@@ -113,18 +113,75 @@ static int paths_absolute(struct calvin_chain_spec *spec, char *err, size_t errl
 	return 0;
 }
 
-int calvin_spec_load(const char *path, struct calvin_chain_spec *spec, char *err, size_t errlen)
+/* The copy must say what the original says, with the same key files. */
+static int copy_check(const char *text, size_t len, const struct calvin_chain_spec *want)
+{
+	struct calvin_chain_spec *got = malloc(sizeof(*got));
+	unsigned int i;
+	int ret = 0;
+
+	if (!got)
+		return -ENOMEM;
+	if (calvin_spec_parse(text, len, want->path, got, NULL, 0) || got->nr_vnfs != want->nr_vnfs)
+		ret = -EPROTO;
+	for (i = 0; !ret && i < want->nr_vnfs; i++)
+		if (strcmp(got->vnfs[i].crypt.key_file, want->vnfs[i].crypt.key_file))
+			ret = -EPROTO;
+	free(got);
+	return ret;
+}
+
+/* The resolved text of what was parsed from text: every key file named by
+ * its absolute path, checked to say the same. */
+static int resolve(const char *text, size_t len, struct calvin_chain_spec *spec,
+		   struct calvin_spec_text *out, char *err, size_t errlen)
+{
+	int ret;
+
+	ret = paths_absolute(spec, err, errlen);
+	if (ret || !out)
+		return ret;
+	ret = calvin_spec_text_resolved(text, len, spec, &out->text, &out->len);
+	if (!ret)
+		ret = copy_check(out->text, out->len, spec);
+	if (ret) {
+		calvin_spec_text_free(out);
+		snprintf(err, errlen,
+			 "%s: cannot make a copy that names the same key files; report a bug",
+			 spec->path);
+	}
+	return ret;
+}
+
+int calvin_spec_load_text(const char *path, struct calvin_chain_spec *spec,
+			  struct calvin_spec_text *out, char *err, size_t errlen)
 {
 	size_t len = 0;
 	char *text = NULL;
 	int ret;
 
+	if (out)
+		memset(out, 0, sizeof(*out));
 	ret = read_file(path, &text, &len, err, errlen);
 	if (ret)
 		return ret;
 	ret = calvin_spec_parse(text, len, path, spec, err, errlen);
+	if (!ret)
+		ret = resolve(text, len, spec, out, err, errlen);
 	free(text);
-	return ret ? ret : paths_absolute(spec, err, errlen);
+	return ret;
+}
+
+int calvin_spec_load(const char *path, struct calvin_chain_spec *spec, char *err, size_t errlen)
+{
+	return calvin_spec_load_text(path, spec, NULL, err, errlen);
+}
+
+void calvin_spec_text_free(struct calvin_spec_text *t)
+{
+	free(t->text);
+	t->text = NULL;
+	t->len = 0;
 }
 
 static int write_file(const char *path, const char *text, size_t len)
@@ -132,7 +189,7 @@ static int write_file(const char *path, const char *text, size_t len)
 	ssize_t n;
 	int fd, ret = 0;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	while (len) {
@@ -151,89 +208,53 @@ static int write_file(const char *path, const char *text, size_t len)
 	return ret;
 }
 
-/* The copy must say what the original says, with the same key files. */
-static int copy_check(const char *text, size_t len, const struct calvin_chain_spec *want,
-		      const char *to)
+int calvin_spec_text_write(const struct calvin_spec_text *t, const char *to, const char *tmp,
+			   char *err, size_t errlen)
 {
-	struct calvin_chain_spec *got = malloc(sizeof(*got));
-	unsigned int i;
-	int ret = 0;
+	int ret;
 
-	if (!got)
-		return -ENOMEM;
-	if (calvin_spec_parse(text, len, to, got, NULL, 0) || got->nr_vnfs != want->nr_vnfs)
-		ret = -EPROTO;
-	for (i = 0; !ret && i < want->nr_vnfs; i++)
-		if (strcmp(got->vnfs[i].crypt.key_file, want->vnfs[i].crypt.key_file))
-			ret = -EPROTO;
-	free(got);
+	if (tmp)
+		unlink(tmp);
+	ret = write_file(tmp ? tmp : to, t->text, t->len);
+	if (!ret && tmp && rename(tmp, to))
+		ret = -errno;
+	if (ret) {
+		if (tmp)
+			unlink(tmp);
+		snprintf(err, errlen, "%s: cannot write: %s", to, strerror(-ret));
+	}
 	return ret;
 }
 
-int calvin_spec_copy(const char *from, const char *to, char *err, size_t errlen)
+int calvin_spec_load_keys(const struct calvin_chain_spec *spec, struct calvin_keyring *ring,
+			  char *err, size_t errlen)
 {
-	struct calvin_chain_spec *spec = malloc(sizeof(*spec));
-	char *text = NULL, *copy = NULL, tmp[PATH_MAX];
-	size_t len = 0, copy_len = 0;
+	const struct calvin_vnf_spec *v;
+	const struct calvin_key *k;
+	char why[CALVIN_ERR_MAX];
+	unsigned int i;
 	int ret;
 
-	if (!spec)
-		return -ENOMEM;
-	ret = read_file(from, &text, &len, err, errlen);
-	if (ret)
-		goto out;
-	ret = calvin_spec_parse(text, len, from, spec, err, errlen);
-	if (!ret)
-		ret = paths_absolute(spec, err, errlen);
-	if (ret)
-		goto out;
-	ret = calvin_spec_text_resolved(text, len, spec, &copy, &copy_len);
-	if (!ret)
-		ret = copy_check(copy, copy_len, spec, to);
-	if (ret) {
-		snprintf(err, errlen,
-			 "%s: cannot make a copy that names the same key files; "
-			 "report a bug",
-			 from);
-		goto out;
+	for (i = 0; i < spec->nr_vnfs; i++) {
+		v = &spec->vnfs[i];
+		if (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT)
+			continue;
+		ret = calvin_keyring_add(ring, v->crypt.key_file, &k, why, sizeof(why));
+		if (ret) {
+			snprintf(err, errlen, "%s:%d:%d: %s", spec->path, v->key_file_pos.line,
+				 v->key_file_pos.col, why);
+			return ret;
+		}
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", to);
-	ret = write_file(tmp, copy, copy_len);
-	if (!ret && rename(tmp, to))
-		ret = -errno;
-	if (ret) {
-		unlink(tmp);
-		snprintf(err, errlen, "%s: cannot write: %s", to, strerror(-ret));
-	}
-out:
-	free(copy);
-	free(text);
-	free(spec);
-	return ret;
+	return 0;
 }
 
 int calvin_spec_check_key_files(const struct calvin_chain_spec *spec, char *err, size_t errlen)
 {
-	const struct calvin_vnf_spec *v;
-	char why[CALVIN_ERR_MAX];
-	struct calvin_key *k;
-	unsigned int i;
-	int ret = 0;
+	struct calvin_keyring ring = { 0 };
+	int ret;
 
-	for (i = 0; !ret && i < spec->nr_vnfs; i++) {
-		v = &spec->vnfs[i];
-		if (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT)
-			continue;
-		k = calvin_key_new();
-		if (!k) {
-			snprintf(err, errlen, "%s: no memory to check key files", spec->path);
-			return -ENOMEM;
-		}
-		ret = calvin_keyfile_load(v->crypt.key_file, k, why, sizeof(why));
-		calvin_key_free(k);
-		if (ret)
-			snprintf(err, errlen, "%s:%d:%d: %s", spec->path, v->key_file_pos.line,
-				 v->key_file_pos.col, why);
-	}
+	ret = calvin_spec_load_keys(spec, &ring, err, errlen);
+	calvin_keyring_clear(&ring);
 	return ret;
 }

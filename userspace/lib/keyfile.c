@@ -4,6 +4,9 @@
  * OpenSSL stays in aead.c). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -134,56 +137,130 @@ int calvin_keyfile_parse(const char *text, size_t len, const char *path, struct 
 	return 0;
 }
 
-/* The file itself, not a link to it, and only its owner may touch it. */
+/* One folder on the way to a key file (holder: the one that holds it).
+ * Whoever else could write there could put another file in the key's
+ * place, or another folder in its parent's place. */
+static int check_folder(const char *dir, bool holder, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (lstat(dir, &st)) {
+		snprintf(err, errlen, "%s: cannot check folder %s: %s", path, dir, strerror(errno));
+		return -errno;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		snprintf(err, errlen,
+			 "%s: folder %s belongs to uid %u, who could replace the key; keep key "
+			 "files in folders of yours or root's",
+			 path, dir, (unsigned int)st.st_uid);
+		return -EPERM;
+	}
+	/* /tmp above is fine: its sticky bit keeps others from renaming ours */
+	if ((st.st_mode & 022) && (holder || !(st.st_mode & S_ISVTX))) {
+		snprintf(err, errlen,
+			 "%s: folder %s may be written by %s, who could replace the key; chmod "
+			 "go-w %s, or keep the key in a folder only you can write",
+			 path, dir, st.st_mode & 002 ? "others" : "its group", dir);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* Every folder from the key file's up to /, of its real path. */
+static int check_folders(const char *real, const char *path, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], *slash;
+	bool holder = true;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s", real);
+	while ((slash = strrchr(dir, '/'))) {
+		slash[slash == dir] = '\0';
+		ret = check_folder(dir, holder, path, err, errlen);
+		if (ret || !strcmp(dir, "/"))
+			return ret;
+		holder = false;
+	}
+	return 0;
+}
+
+static int check_file(const struct stat *st, const char *path, char *err, size_t errlen)
+{
+	if (!S_ISREG(st->st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file; name the key file itself", path);
+		return -EINVAL;
+	}
+	if (st->st_uid != geteuid()) {
+		snprintf(err, errlen,
+			 "%s: belongs to uid %u, not to you (uid %u); use a key file of your "
+			 "own ('calvin keygen FILE')",
+			 path, (unsigned int)st->st_uid, (unsigned int)geteuid());
+		return -EPERM;
+	}
+	if (st->st_mode & 077) {
+		snprintf(err, errlen, "%s: mode %04o lets others %s the key; chmod 600 %s", path,
+			 (unsigned int)(st->st_mode & 07777), st->st_mode & 044 ? "read" : "change",
+			 path);
+		return -EPERM;
+	}
+	if (st->st_size >= CALVIN_KEYFILE_MAX) {
+		snprintf(err, errlen,
+			 "%s: %lld bytes is too big for a key file (one line of %d hex digits)",
+			 path, (long long)st->st_size, CALVIN_KEYFILE_HEX_LEN);
+		return -EFBIG;
+	}
+	return 0;
+}
+
+static int open_error(const char *path, int ret, char *err, size_t errlen)
+{
+	if (ret == -ELOOP)
+		snprintf(err, errlen, "%s: is a symbolic link; name the key file itself", path);
+	else if (ret == -ENOENT)
+		snprintf(err, errlen, "%s: no such key file; make one with 'calvin keygen %s'",
+			 path, path);
+	else
+		snprintf(err, errlen, "%s: cannot open key file: %s", path, strerror(-ret));
+	return ret;
+}
+
+/* The file itself, not a link to it, the caller's, and only the caller
+ * may touch it or the folders it is reached through. */
 static int open_key_file(const char *path, char *err, size_t errlen)
 {
+	char real[PATH_MAX];
 	struct stat st;
 	int fd, ret;
 
-	/* O_NONBLOCK: a FIFO must not hang us before fstat refuses it */
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		ret = -errno;
-		if (ret == -ELOOP)
-			snprintf(err, errlen, "%s: is a symbolic link; name the key file itself",
-				 path);
-		else if (ret == -ENOENT)
-			snprintf(err, errlen,
-				 "%s: no such key file; make one with 'calvin keygen %s'", path,
-				 path);
-		else
-			snprintf(err, errlen, "%s: cannot open key file: %s", path, strerror(-ret));
-		return ret;
+	/* the name itself must not be a link; folders above may be (/var/run) */
+	if (lstat(path, &st))
+		return open_error(path, -errno, err, errlen);
+	if (S_ISLNK(st.st_mode))
+		return open_error(path, -ELOOP, err, errlen);
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file; name the key file itself", path);
+		return -EINVAL;
 	}
+	if (!realpath(path, real))
+		return open_error(path, -errno, err, errlen);
+	ret = check_folders(real, path, err, errlen);
+	if (ret)
+		return ret;
+	/* O_NONBLOCK: a FIFO must not hang us before fstat refuses it */
+	fd = open(real, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return open_error(path, -errno, err, errlen);
 	if (fstat(fd, &st)) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: cannot stat key file: %s", path, strerror(-ret));
-		goto err_close;
+	} else {
+		ret = check_file(&st, path, err, errlen);
 	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = -EINVAL;
-		snprintf(err, errlen, "%s: not a regular file; name the key file itself", path);
-		goto err_close;
-	}
-	if (st.st_mode & 077) {
-		ret = -EPERM;
-		snprintf(err, errlen, "%s: mode %04o lets others %s the key; chmod 600 %s", path,
-			 (unsigned int)(st.st_mode & 07777), st.st_mode & 044 ? "read" : "change",
-			 path);
-		goto err_close;
-	}
-	if (st.st_size >= CALVIN_KEYFILE_MAX) {
-		ret = -EFBIG;
-		snprintf(err, errlen,
-			 "%s: %lld bytes is too big for a key file (one line of %d hex digits)",
-			 path, (long long)st.st_size, CALVIN_KEYFILE_HEX_LEN);
-		goto err_close;
+	if (ret) {
+		close(fd);
+		return ret;
 	}
 	return fd;
-
-err_close:
-	close(fd);
-	return ret;
 }
 
 int calvin_keyfile_load(const char *path, struct calvin_key *k, char *err, size_t errlen)
@@ -230,4 +307,61 @@ err_close:
 	if (ret)
 		explicit_bzero(k, sizeof(*k));
 	return ret;
+}
+
+const struct calvin_key *calvin_keyring_get(const struct calvin_keyring *r, const char *path)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr; i++)
+		if (!strcmp(r->e[i].path, path))
+			return r->e[i].key;
+	return NULL;
+}
+
+int calvin_keyring_add(struct calvin_keyring *r, const char *path, const struct calvin_key **key,
+		       char *err, size_t errlen)
+{
+	struct calvin_key *k;
+	char *copy;
+	int ret;
+
+	*key = calvin_keyring_get(r, path);
+	if (*key)
+		return 0;
+	if (r->nr == CALVIN_KEYRING_MAX) {
+		snprintf(err, errlen, "%s: more than %d key files in one chain", path,
+			 CALVIN_KEYRING_MAX);
+		return -E2BIG;
+	}
+	k = calvin_key_new();
+	copy = strdup(path);
+	if (!k || !copy) {
+		snprintf(err, errlen, "%s: no memory for the key", path);
+		ret = -ENOMEM;
+		goto err;
+	}
+	ret = calvin_keyfile_load(path, k, err, errlen);
+	if (ret)
+		goto err;
+	r->e[r->nr].path = copy;
+	r->e[r->nr].key = k;
+	r->nr++;
+	*key = k;
+	return 0;
+err:
+	free(copy);
+	calvin_key_free(k);
+	return ret;
+}
+
+void calvin_keyring_clear(struct calvin_keyring *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr; i++) {
+		free(r->e[i].path);
+		calvin_key_free(r->e[i].key);
+	}
+	memset(r, 0, sizeof(*r));
 }

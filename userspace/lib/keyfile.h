@@ -19,9 +19,13 @@
  * key for the same 32 bytes, so a v1 file may be rewritten as v2 by
  * dropping its last 8 digits.
  *
- * The file must be a regular file (not a symlink) that neither group nor
- * others can read or write (chmod 600). calvin_keyfile_generate() in aead.h
- * writes one. No message ever contains key bytes. */
+ * The file must be a regular file (not a symlink) of the caller's that
+ * neither group nor others can read or write (chmod 600), in a folder only
+ * its owner can write, below folders that belong to root or the caller and
+ * that others cannot write (or sticky ones, like /tmp). It is opened once
+ * per command (calvin_keyring): the bytes checked are the bytes used.
+ * calvin_keyfile_generate() in aead.h writes one. No message ever
+ * contains key bytes. */
 #ifndef CALVIN_LIB_KEYFILE_H
 #define CALVIN_LIB_KEYFILE_H
 
@@ -55,5 +59,25 @@ int calvin_keyfile_parse(const char *text, size_t len, const char *path, struct 
  * line in err, e.g. "k.key: mode 0644 lets others read the key; chmod 600
  * k.key". On failure k is wiped. */
 int calvin_keyfile_load(const char *path, struct calvin_key *k, char *err, size_t errlen);
+
+/* The key files one command uses, each read once, by path. */
+#define CALVIN_KEYRING_MAX 32
+struct calvin_keyring {
+	unsigned int nr;
+	struct {
+		char *path;
+		struct calvin_key *key;
+	} e[CALVIN_KEYRING_MAX];
+};
+
+/* The key of path: read now (checked as calvin_keyfile_load() does) if the
+ * ring does not hold it yet. Returns 0 and *key, or -errno with one line in
+ * err. */
+int calvin_keyring_add(struct calvin_keyring *r, const char *path, const struct calvin_key **key,
+		       char *err, size_t errlen);
+/* The key the ring holds for path, or NULL. */
+const struct calvin_key *calvin_keyring_get(const struct calvin_keyring *r, const char *path);
+/* Wipe and forget every key; the ring is empty and usable again. */
+void calvin_keyring_clear(struct calvin_keyring *r);
 
 #endif /* CALVIN_LIB_KEYFILE_H */

@@ -51,14 +51,24 @@ uint32_t calvin_sa_spi(const struct calvin_crypt_spec *c, unsigned int dir)
 	return dir == CALVIN_DIR_REV ? c->spi_rev : c->spi;
 }
 
-int calvin_sa_info(uint8_t *buf, size_t cap, const char *chain, uint32_t spi, unsigned int dir)
+static uint8_t *put_be32(uint8_t *p, uint32_t v)
+{
+	*p++ = (uint8_t)(v >> 24);
+	*p++ = (uint8_t)(v >> 16);
+	*p++ = (uint8_t)(v >> 8);
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+int calvin_sa_info(uint8_t *buf, size_t cap, const char *chain, uint32_t spi, unsigned int dir,
+		   uint32_t epoch)
 {
 	size_t label = sizeof(CALVIN_SA_LABEL), n = chain ? strlen(chain) : 0, len;
 	uint8_t *p = buf;
 
-	if (!n || n > 255 || !spi || (dir != CALVIN_DIR_FWD && dir != CALVIN_DIR_REV))
+	if (!n || n > 255 || !spi || !epoch || (dir != CALVIN_DIR_FWD && dir != CALVIN_DIR_REV))
 		return -EINVAL;
-	len = label + 1 + n + 4 + 1;
+	len = label + 1 + n + 4 + 1 + 4;
 	if (cap < len)
 		return -ENOSPC;
 	memcpy(p, CALVIN_SA_LABEL, label); /* with its NUL: the separator */
@@ -66,11 +76,9 @@ int calvin_sa_info(uint8_t *buf, size_t cap, const char *chain, uint32_t spi, un
 	*p++ = (uint8_t)n;
 	memcpy(p, chain, n);
 	p += n;
-	*p++ = (uint8_t)(spi >> 24);
-	*p++ = (uint8_t)(spi >> 16);
-	*p++ = (uint8_t)(spi >> 8);
-	*p++ = (uint8_t)spi;
-	*p = (uint8_t)dir;
+	p = put_be32(p, spi);
+	*p++ = (uint8_t)dir;
+	put_be32(p, epoch);
 	return (int)len;
 }
 

@@ -68,9 +68,7 @@ static void transform_args(struct builder *b, const struct calvin_vnf_spec *v,
 	case CALVIN_VNF_ENCRYPT:
 	case CALVIN_VNF_DECRYPT:
 		argf(b, "--cipher", "%s", calvin_cipher_name(v->crypt.cipher));
-		argf(b, "--key-file", "%s", site->key_file ? site->key_file : v->crypt.key_file);
-		if (site->deploy_random)
-			argf(b, "--deploy-random", "%s", site->deploy_random);
+		argf(b, "--keys-fd", "%d", site->keys_fd);
 		argf(b, "--spi", "%u", v->crypt.spi);
 		argf(b, "--spi-rev", "%u", v->crypt.spi_rev);
 		argf(b, "--direction", "%s", calvin_direction_name(v->crypt.direction));

@@ -16,11 +16,10 @@ struct calvin_vnf_site {
 	int cpu;			    /* -1: any (placement shared) */
 	const char *west, *east;	    /* interface names */
 	uint8_t west_peer[6], east_peer[6]; /* far ends of the links */
-	const char *key_file;		    /* NULL: the spec's; else a copy the node has */
 	const char *wait;		    /* "busy", "wakeup"; NULL: calvin-vnf's default */
-	/* encrypt, decrypt: the deployment's random value, hex (the HKDF salt
-	 * of its traffic keys, userspace/lib/pair.h) */
-	const char *deploy_random;
+	/* encrypt, decrypt: the descriptor calvin-vnf reads its SAs' traffic
+	 * keys from (sa_set.h), inherited; never a key on the command line */
+	int keys_fd;
 	int ready_fd; /* -1: none; else argv gets --ready-fd and a slot for it */
 };
 

@@ -59,21 +59,48 @@ int bench_variant(struct bench *b, const char *key, const struct calvin_spec_ove
 	return load_spec(path, out);
 }
 
+/* The text a variant was loaded from, read once more: it must still say
+ * what bench loaded, or the round is refused. */
+static int variant_text(const struct calvin_chain_spec *spec, struct calvin_spec_text *t)
+{
+	struct calvin_chain_spec *again = malloc(sizeof(*again));
+	char err[CALVIN_ERR_MAX];
+	int rc = CALVIN_EXIT_FAIL;
+
+	if (!again)
+		return rc;
+	if (calvin_spec_load_text(spec->path, again, t, err, sizeof(err)))
+		fprintf(stderr, "%s\n", err);
+	else if (memcmp(again, spec, sizeof(*spec)))
+		calvin_err("%s changed while calvin bench ran; run it again", spec->path);
+	else
+		rc = 0;
+	if (rc)
+		calvin_spec_text_free(t);
+	free(again);
+	return rc;
+}
+
 int bench_up(struct bench *b, const struct calvin_chain_spec *spec)
 {
+	struct calvin_spec_text text;
 	int saved, null, rc;
 
 	if (bench_journal_chain(&b->journal, spec->name)) {
 		calvin_err("cannot journal chain %s: %s", spec->name, strerror(errno));
 		return CALVIN_EXIT_FAIL;
 	}
+	rc = variant_text(spec, &text);
+	if (rc)
+		return rc;
 	/* `calvin up`'s own line, once per round, would bury the report */
 	fflush(stdout);
 	saved = dup(STDOUT_FILENO);
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (saved >= 0 && null >= 0 && !calvin_verbose)
 		dup2(null, STDOUT_FILENO);
-	rc = chain_up(spec);
+	rc = chain_up(spec, &text);
+	calvin_spec_text_free(&text);
 	fflush(stdout);
 	if (saved >= 0) {
 		dup2(saved, STDOUT_FILENO);

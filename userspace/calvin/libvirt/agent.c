@@ -2,7 +2,8 @@
 /* The libvirt backend's side of calvin-agent: each VM's agent is reached
  * over its virtio-serial channel (the UNIX socket libvirt binds in the
  * chain's run dir) with the client of userspace/agent/client.h. Deploying
- * a VNF is configure (the spec, the VNF, its peers' MACs) and start;
+ * a VNF is configure (the spec, the VNF, its peers' MACs), the traffic keys
+ * of an encrypt or decrypt VNF's own SAs, and start;
  * status reads the counters `calvin status` shows. */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,26 +17,8 @@
 #include "loader.h"
 #include "lv.h"
 #include "pair.h"
+#include "sa_set.h"
 #include "util.h"
-
-/* The whole of a small file (a spec, a key file) in buf. */
-static int slurp(const char *path, char *buf, size_t len, uint32_t *out)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n == len)
-		err = -EFBIG;
-	else
-		*out = (uint32_t)n;
-	close(fd);
-	return err;
-}
 
 static int agent_connect(const char *chain, const char *node, int timeout_ms,
 			 struct calvin_channel *ch)
@@ -64,18 +47,12 @@ static int agent_call(struct calvin_channel *ch, const char *node,
 	return e;
 }
 
-/* What the agent needs besides the spec: peers, MTUs, the deployment's
- * random value. */
-#define SPEC_MAX (CALVIN_AGENT_MAX_PAYLOAD / 2)
-#define KEY_MAX 4096
-
-static int configure_msg(struct deploy *d, unsigned int n, struct calvin_agent_msg *m, char *spec,
-			 char *key)
+/* What the agent needs: the spec `up` checked (its very bytes), the VNF,
+ * its peers, MTUs. No key material: that is keys_send()'s. */
+static void configure_msg(struct deploy *d, unsigned int n, struct calvin_agent_msg *m)
 {
 	struct calvin_agent_configure *c = &m->configure;
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[d->nodes[n].first_vnf];
-	char path[PATH_MAX];
-	int err;
 
 	m->type = CALVIN_AGENT_CONFIGURE;
 	c->cpu = 1; /* the guest's isolated vCPU (see calvin_vm_cmdline()) */
@@ -83,18 +60,39 @@ static int configure_msg(struct deploy *d, unsigned int n, struct calvin_agent_m
 	calvin_vm_mac(c->east_peer, d->spec->name, n + 1, CALVIN_WEST);
 	c->west_mtu = n == 1 ? 1500 : (uint16_t)atoi(INNER_MTU);
 	c->east_mtu = n + 2 == d->nr_nodes ? 1500 : (uint16_t)atoi(INNER_MTU);
-	/* both ends of a pair, in their VMs, derive the same traffic keys */
-	if (calvin_deploy_random_parse(d->deploy_random, c->seed))
-		return -EINVAL;
 	c->vnf = calvin_agent_str(v->name);
-	/* the copy up made: what is deployed, whatever happens to the file */
-	state_file(path, sizeof(path), d->spec->name, ".yaml");
-	err = slurp(path, spec, SPEC_MAX, &c->spec.len);
-	c->spec.ptr = spec;
-	if (err || (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT))
+	c->spec.ptr = d->text->text;
+	c->spec.len = (uint32_t)d->text->len;
+}
+
+/* An encrypt or decrypt VNF's VM gets the traffic keys of that VNF's own
+ * SAs in epoch, never the key file's key or the deployment random. */
+static int keys_send(struct deploy *d, unsigned int n, uint32_t epoch, struct calvin_channel *ch)
+{
+	unsigned int vnf = d->nodes[n].first_vnf;
+	const struct calvin_vnf_spec *v = &d->spec->vnfs[vnf];
+	struct calvin_agent_msg req = { .type = CALVIN_AGENT_KEYS }, reply;
+	uint8_t buf[CALVIN_SA_SET_MAX];
+	struct calvin_sa_set set;
+	ssize_t len;
+	int err;
+
+	if (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT)
+		return 0;
+	err = deploy_sa_set(d, vnf, epoch, &set);
+	if (err)
 		return err;
-	c->key.ptr = key;
-	return slurp(v->crypt.key_file, key, KEY_MAX, &c->key.len);
+	len = calvin_sa_set_encode(&set, buf, sizeof(buf));
+	calvin_sa_set_wipe(&set);
+	if (len < 0) {
+		calvin_err("%s: cannot encode its keys: %s", v->name, strerror((int)-len));
+		return (int)len;
+	}
+	req.keys.ptr = (const char *)buf;
+	req.keys.len = (uint32_t)len;
+	err = agent_call(ch, d->nodes[n].name, &req, &reply);
+	explicit_bzero(buf, sizeof(buf));
+	return err;
 }
 
 int lv_vnf_start(struct deploy *d, unsigned int n)
@@ -102,29 +100,21 @@ int lv_vnf_start(struct deploy *d, unsigned int n)
 	const char *node = d->nodes[n].name;
 	struct calvin_agent_msg req = { 0 }, reply;
 	struct calvin_channel ch;
-	char *spec, *key;
 	int err;
 
-	spec = malloc(SPEC_MAX);
-	key = malloc(KEY_MAX);
-	err = spec && key ? configure_msg(d, n, &req, spec, key) : -ENOMEM;
-	if (err) {
-		calvin_err("%s: cannot prepare its configuration: %s", node, strerror(-err));
-		goto out;
-	}
+	configure_msg(d, n, &req);
 	err = agent_connect(d->spec->name, node, LV_BOOT_TIMEOUT_MS, &ch);
 	if (err)
-		goto out;
+		return err;
 	err = agent_call(&ch, node, &req, &reply);
+	if (!err)
+		err = keys_send(d, n, 1, &ch);
 	if (!err) {
 		memset(&req, 0, sizeof(req));
 		req.type = CALVIN_AGENT_START;
 		err = agent_call(&ch, node, &req, &reply);
 	}
 	calvin_agent_close(&ch);
-out:
-	free(spec);
-	free(key);
 	return err;
 }
 
