@@ -70,6 +70,9 @@ first_sealed() { # FILE
 # 1. Refused before anything is created, by validate (no root needed) and up.
 refused "^$SPEC:[0-9]+:[0-9]+: .*no such key file; make one with 'calvin keygen $KEY'" \
 	$CALVIN validate "$SPEC"
+expect_bad "folder /tmp may be written by others, who could put a key there" \
+	$CALVIN keygen /tmp/calvin-test-$$.key
+[ -e /tmp/calvin-test-$$.key ] && fail "keygen wrote a key where up would refuse it"
 $CALVIN keygen "$KEY" >/dev/null || fail "keygen failed"
 chmod 644 "$KEY"
 refused "^$SPEC:[0-9]+:[0-9]+: .*chmod 600" $CALVIN validate "$SPEC"

@@ -6,13 +6,15 @@
 
 #include "aead.h"
 #include "commands.h"
+#include "keyfile.h"
 #include "util.h"
 
 int cmd_keygen(const struct cmd_args *a)
 {
 	char err[CALVIN_ERR_MAX];
 
-	if (calvin_keyfile_generate(a->arg[0], err, sizeof(err))) {
+	if (calvin_keyfile_check_place(a->arg[0], err, sizeof(err)) ||
+	    calvin_keyfile_generate(a->arg[0], err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return CALVIN_EXIT_USAGE;
 	}

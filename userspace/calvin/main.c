@@ -158,7 +158,8 @@ static const struct calvin_cmd cmds[] = {
 	  .synopsis = "FILE",
 	  .summary = "a new key file (long-term key) for encrypt/decrypt VNFs",
 	  .usage = "Write a new random key file (mode 0600) for encrypt and decrypt VNFs; an\n"
-		   "existing file is never overwritten.\n" },
+		   "existing file is never overwritten, and a folder that others may write is\n"
+		   "refused (calvin up would refuse a key there).\n" },
 	{ .name = "help",
 	  .run = cmd_help,
 	  .min_args = 0,

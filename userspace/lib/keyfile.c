@@ -157,10 +157,16 @@ static int check_folder(const char *dir, bool holder, const char *path, char *er
 	}
 	/* /tmp above is fine: its sticky bit keeps others from renaming ours */
 	if ((st.st_mode & 022) && (holder || !(st.st_mode & S_ISVTX))) {
-		snprintf(err, errlen,
-			 "%s: folder %s may be written by %s, who could replace the key; chmod "
-			 "go-w %s, or keep the key in a folder only you can write",
-			 path, dir, st.st_mode & 002 ? "others" : "its group", dir);
+		if (st.st_mode & S_ISVTX)
+			snprintf(err, errlen,
+				 "%s: folder %s may be written by others, who could put a key "
+				 "there; keep the key in a folder of its own (mkdir -m 700)",
+				 path, dir);
+		else
+			snprintf(err, errlen,
+				 "%s: folder %s may be written by %s, who could replace the key; "
+				 "chmod go-w %s, or keep the key in a folder only you can write",
+				 path, dir, st.st_mode & 002 ? "others" : "its group", dir);
 		return -EPERM;
 	}
 	return 0;
@@ -182,6 +188,25 @@ static int check_folders(const char *real, const char *path, char *err, size_t e
 		holder = false;
 	}
 	return 0;
+}
+
+int calvin_keyfile_check_place(const char *path, char *err, size_t errlen)
+{
+	char real[PATH_MAX], dir[PATH_MAX], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		slash[slash == dir] = '\0';
+	if (!realpath(dir, real)) {
+		snprintf(err, errlen, "%s: cannot find folder %s: %s", path, dir, strerror(errno));
+		return -errno;
+	}
+	/* the folders of a file in real */
+	strncat(real, "/k", sizeof(real) - strlen(real) - 1);
+	return check_folders(real, path, err, errlen);
 }
 
 static int check_file(const struct stat *st, const char *path, char *err, size_t errlen)

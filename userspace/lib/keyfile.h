@@ -60,6 +60,11 @@ int calvin_keyfile_parse(const char *text, size_t len, const char *path, struct 
  * k.key". On failure k is wiped. */
 int calvin_keyfile_load(const char *path, struct calvin_key *k, char *err, size_t errlen);
 
+/* Is path a place for a key file: its folders as a key file's must be
+ * (above)? 0 or -errno with one line in err. For keygen: a key made where
+ * calvin up would refuse it helps nobody. */
+int calvin_keyfile_check_place(const char *path, char *err, size_t errlen);
+
 /* The key files one command uses, each read once, by path. */
 #define CALVIN_KEYRING_MAX 32
 struct calvin_keyring {
