@@ -181,21 +181,32 @@ static void print_up(const struct deploy *d)
 }
 
 /* Several kernel VNFs on one node need libxdp's multi-program dispatcher;
- * find out before anything is created. */
-static int check_shared_nodes(const struct calvin_chain_spec *spec)
+ * find out before anything is created. Loading it needs root: offline
+ * without root, what was not checked goes to unchecked. */
+static int check_shared_nodes(const struct calvin_chain_spec *spec, bool offline, char *unchecked,
+			      size_t len)
 {
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 	unsigned int n = calvin_chain_nodes(spec, nodes), i;
 
 	for (i = 1; i + 1 < n; i++) {
-		if (nodes[i].nr_vnfs < 2 || calvin_xdp_dispatcher_available())
+		if (nodes[i].nr_vnfs < 2)
 			continue;
-		calvin_err(
-		    "%s:%d:%d: node '%s' holds %u kernel VNFs, but this kernel cannot "
-		    "load libxdp's multi-program dispatcher; give each VNF a node of its own",
-		    spec->path, spec->vnfs[nodes[i].first_vnf + 1].pos.line,
-		    spec->vnfs[nodes[i].first_vnf + 1].pos.col, nodes[i].name, nodes[i].nr_vnfs);
-		return CALVIN_EXIT_USAGE;
+		if (offline && geteuid() != 0) {
+			snprintf(unchecked, len,
+				 "whether this kernel loads libxdp's dispatcher, which node '%s' "
+				 "needs, is checked as root only",
+				 nodes[i].name);
+			return 0;
+		}
+		if (calvin_xdp_dispatcher_available())
+			continue;
+		return host_cannot(spec,
+				   "node '%s' (line %d) holds %u kernel VNFs, and this kernel "
+				   "cannot load libxdp's multi-program dispatcher; give each VNF "
+				   "a node of its own",
+				   nodes[i].name, spec->vnfs[nodes[i].first_vnf + 1].pos.line,
+				   nodes[i].nr_vnfs);
 	}
 	return 0;
 }
@@ -234,20 +245,25 @@ static int check_journal_names(const struct calvin_chain_spec *spec)
 	return 0;
 }
 
-/* Everything that can be checked before the first resource exists, but
- * the plan (see chain_up()). */
-static int check_chain(const struct calvin_chain_spec *spec, const struct node_backend *be)
+int chain_check(const struct calvin_chain_spec *spec, bool offline, char *unchecked, size_t len)
 {
+	const struct node_backend *be = backend_of(spec);
 	int rc;
 
-	rc = check_journal_names(spec);
+	unchecked[0] = '\0';
+	/* what is wrong with the file first: a host limit is about valid ones */
+	rc = check_key_files(spec);
 	if (!rc)
-		rc = be->check(spec);
-	if (!rc)
-		rc = check_shared_nodes(spec);
-	if (!rc)
-		rc = check_key_files(spec);
-	return rc;
+		rc = check_journal_names(spec);
+	if (rc)
+		return rc;
+	if (!be)
+		return host_cannot(spec,
+				   "backend %s is not available in this build of calvin; "
+				   "use 'backend: netns'",
+				   calvin_backend_name(spec->backend));
+	rc = be->check(spec, offline);
+	return rc ? rc : check_shared_nodes(spec, offline, unchecked, len);
 }
 
 /* The one line of an interrupted `up`. */
@@ -289,26 +305,22 @@ int chain_up(const struct calvin_chain_spec *spec)
 	struct chain_state state;
 	struct calvin_plan plan;
 	struct deploy d = { .spec = spec, .state = &state, .plan = &plan };
+	char unchecked[256];
 	int rc, err, lock;
 	bool left;
 
 	rc = need_root("calvin up");
+	if (!rc)
+		rc = chain_check(spec, false, unchecked, sizeof(unchecked));
 	if (rc)
 		return rc;
-	if (!be) {
-		calvin_err("%s: backend %s is not available in this build; use 'backend: netns'",
-			   spec->path, calvin_backend_name(spec->backend));
-		return CALVIN_EXIT_USAGE;
-	}
 	err = ensure_bpffs();
 	if (err) {
 		calvin_err("cannot mount bpffs on /sys/fs/bpf: %s; XDP maps need it",
 			   strerror(-err));
 		return CALVIN_EXIT_USAGE;
 	}
-	rc = check_chain(spec, be);
-	if (!rc)
-		rc = state_dir_check(true);
+	rc = state_dir_check(true);
 	if (rc)
 		return rc;
 	if (calvin_quit)

@@ -33,7 +33,10 @@ static const struct calvin_cmd cmds[] = {
 	  .synopsis = "CHAIN.yaml",
 	  .summary = "check a spec and its key files, create nothing",
 	  .usage = "Parse and check a chain file; every error names file:line:column and what to\n"
-		   "do. Needs no root and creates nothing.\n" },
+		   "do (exit 2). Then whether this host can run it, as 'calvin up' checks\n"
+		   "before it creates anything: a valid chain it cannot run exits 4 with one\n"
+		   "line saying why. Needs no root (it says what it could not check without)\n"
+		   "and creates nothing.\n" },
 	{ .name = "plan",
 	  .run = cmd_plan,
 	  .min_args = 1,
