@@ -314,6 +314,7 @@ static char *status(const struct isolate_host *h)
 	static struct calvin_chain_spec spec;
 	static char out[4096];
 	FILE *f = fmemopen(out, sizeof(out), "w");
+	struct calvin_cpumask hk;
 
 	assert_non_null(f);
 	memset(&spec, 0, sizeof(spec));
@@ -321,7 +322,9 @@ static char *status(const struct isolate_host *h)
 	spec.nr_vnfs = 1;
 	strcpy(spec.vnfs[0].name, "fwd-u");
 	spec.vnfs[0].space = CALVIN_USER;
-	isolation_status(f, h, &spec, false);
+	/* what the planner gives a 4-CPU host with the VNF on CPU 1 */
+	assert_int_equal(calvin_cpumask_parse_list("0,2-3", &hk), 0);
+	isolation_status(f, h, &spec, &hk, false);
 	fclose(f);
 	return out;
 }
