@@ -39,7 +39,7 @@ mkdir "$V1/calvin-housekeeping" && made=calvin-housekeeping
 echo "0-$last" >"$V1/calvin-housekeeping/cpuset.cpus"
 echo "$mems" >"$V1/calvin-housekeeping/cpuset.mems"
 echo $MARKER >"$V1/calvin-housekeeping/tasks"
-expect_bad "cgroup $V1/calvin-housekeeping holds 1 task and calvin did not make it" $CALVIN up "$SPEC"
+expect_bad "cgroup $V1/calvin-housekeeping holds 1 task and 0 cgroups, and calvin did not make it" $CALVIN up "$SPEC"
 assert_clean $C
 $CALVIN down $C >/dev/null 2>&1
 [ -d "$V1/calvin-housekeeping" ] || fail "the other cgroup was removed"

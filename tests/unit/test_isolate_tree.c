@@ -528,6 +528,15 @@ static void test_found_busy(void **unused)
 	assert_int_equal(down(&h, "a"), 0);
 	assert_string_equal(get("cpuset/calvin-housekeeping/tasks"), "4242");
 	restored(before);
+	/* no task, but a cgroup of someone's below it */
+	make_tree(&h, "busy1", false);
+	found("cpuset/calvin-isolated", "3\n", "");
+	found("cpuset/calvin-isolated/theirs", "3\n", "");
+	before = snapshot();
+	assert_int_equal(up(&h, "a", "1", 500), -EBUSY);
+	assert_int_equal(down(&h, "a"), 0);
+	assert_non_null(get("cpuset/calvin-isolated/theirs/cpuset.cpus"));
+	restored(before);
 	/* the same in v2, where the isolated partition is the one cgroup */
 	make_tree(&h, "busy2", true);
 	found("cg2/calvin-isolated", "2\n", "");

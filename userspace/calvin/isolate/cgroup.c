@@ -178,20 +178,41 @@ int cg_ctrl_restore(struct isolate_ctx *x, const char *path, const char *control
 	return err ? err : write_text(file, text);
 }
 
+/* What a cgroup and the cgroups below it hold. */
+struct holdings {
+	enum calvin_isolate_mode mode;
+	unsigned int tasks, below;
+};
+
+static void count_holdings(const char *dir, void *arg)
+{
+	struct holdings *hd = arg;
+	char file[PATH_MAX];
+
+	if (!pathf(file, sizeof(file), "%s/%s", dir, members_of(hd->mode)))
+		hd->tasks += count_lines(file);
+}
+
+static void count_below(const char *dir, void *arg)
+{
+	((struct holdings *)arg)->below++;
+	count_holdings(dir, arg);
+}
+
 int cg_taken(const struct calvin_hostrec *r, enum calvin_isolate_mode mode, const char *path)
 {
-	char file[PATH_MAX];
-	unsigned int n;
+	struct holdings hd = { mode, 0, 0 };
 
-	if (calvin_hostrec_made(r, path) ||
-	    pathf(file, sizeof(file), "%s/%s", path, members_of(mode)))
+	if (calvin_hostrec_made(r, path))
 		return 0;
-	n = count_lines(file);
-	if (!n)
+	count_holdings(path, &hd);
+	cg_walk(path, count_below, &hd);
+	if (!hd.tasks && !hd.below)
 		return 0;
-	calvin_err("cgroup %s holds %u task%s and calvin did not make it; calvin neither uses "
-		   "nor removes another's cgroup: move its tasks out (or remove it) and try again",
-		   path, n, n > 1 ? "s" : "");
+	calvin_err(
+	    "cgroup %s holds %u task%s and %u cgroup%s, and calvin did not make it; calvin "
+	    "neither uses nor removes another's cgroup: empty it (or remove it) and try again",
+	    path, hd.tasks, hd.tasks == 1 ? "" : "s", hd.below, hd.below == 1 ? "" : "s");
 	return -EBUSY;
 }
 
