@@ -314,6 +314,7 @@ static char *status(const struct isolate_host *h)
 	static struct calvin_chain_spec spec;
 	static char out[4096];
 	FILE *f = fmemopen(out, sizeof(out), "w");
+	struct calvin_cpumask hk;
 
 	assert_non_null(f);
 	memset(&spec, 0, sizeof(spec));
@@ -321,7 +322,9 @@ static char *status(const struct isolate_host *h)
 	spec.nr_vnfs = 1;
 	strcpy(spec.vnfs[0].name, "fwd-u");
 	spec.vnfs[0].space = CALVIN_USER;
-	isolation_status(f, h, &spec, false);
+	/* what the planner gives a 4-CPU host with the VNF on CPU 1 */
+	assert_int_equal(calvin_cpumask_parse_list("0,2-3", &hk), 0);
+	isolation_status(f, h, &spec, &hk, false);
 	fclose(f);
 	return out;
 }
@@ -474,6 +477,77 @@ static void test_v2_refused(void **unused)
 	restored(before);
 }
 
+/* The attack: cgroups of calvin's names made before `up`. Empty ones are
+ * used (their old values journalled), never journalled as made, and `down`
+ * leaves them as they were; one that holds a task is another's: `up`
+ * refuses it, and neither touches it. */
+static void found(const char *dir, const char *cpus, const char *tasks)
+{
+	char rel[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(cg_files) / sizeof(cg_files[0]); i++) {
+		snprintf(rel, sizeof(rel), "%s/%s", dir, cg_files[i][0]);
+		put(rel, cg_files[i][1]);
+	}
+	snprintf(rel, sizeof(rel), "%s/cpuset.cpus", dir);
+	put(rel, cpus);
+	snprintf(rel, sizeof(rel), "%s/tasks", dir);
+	put(rel, tasks);
+}
+
+static void test_found_cgroups(void **unused)
+{
+	struct isolate_host h;
+	char *before;
+
+	make_tree(&h, "found", false);
+	found("cpuset/calvin-isolated", "3\n", "");
+	found("cpuset/calvin-housekeeping", "0-3\n", "");
+	before = snapshot();
+	assert_int_equal(up(&h, "a", "1", 500), 0);
+	assert_string_equal(get("cpuset/calvin-isolated/cpuset.cpus"), "1");
+	assert_string_equal(get("cpuset/calvin-housekeeping/cpuset.cpus"), "0,2-3");
+	assert_null(strstr(get("run/isolation.host"), "mkdir"));
+	assert_non_null(strstr(get("run/isolation.host"), "found "));
+	assert_int_equal(down(&h, "a"), 0);
+	/* still there, holding what they held */
+	assert_string_equal(get("cpuset/calvin-isolated/cpuset.cpus"), "3");
+	restored(before);
+}
+
+static void test_found_busy(void **unused)
+{
+	struct isolate_host h;
+	char *before;
+
+	make_tree(&h, "busy", false);
+	found("cpuset/calvin-housekeeping", "0-3\n", "4242\n");
+	before = snapshot();
+	assert_int_equal(up(&h, "a", "1", 500), -EBUSY);
+	assert_int_equal(down(&h, "a"), 0);
+	assert_string_equal(get("cpuset/calvin-housekeeping/tasks"), "4242");
+	restored(before);
+	/* no task, but a cgroup of someone's below it */
+	make_tree(&h, "busy1", false);
+	found("cpuset/calvin-isolated", "3\n", "");
+	found("cpuset/calvin-isolated/theirs", "3\n", "");
+	before = snapshot();
+	assert_int_equal(up(&h, "a", "1", 500), -EBUSY);
+	assert_int_equal(down(&h, "a"), 0);
+	assert_non_null(get("cpuset/calvin-isolated/theirs/cpuset.cpus"));
+	restored(before);
+	/* the same in v2, where the isolated partition is the one cgroup */
+	make_tree(&h, "busy2", true);
+	found("cg2/calvin-isolated", "2\n", "");
+	put("cg2/calvin-isolated/cgroup.procs", "4242\n");
+	before = snapshot();
+	assert_int_equal(up(&h, "a", "1", 500), -EBUSY);
+	assert_int_equal(down(&h, "a"), 0);
+	assert_string_equal(get("cg2/calvin-isolated/cgroup.procs"), "4242");
+	restored(before);
+}
+
 /* `up` killed right after each journalled step (CALVIN_CRASH_AFTER=N, in a
  * process of its own: this binary with "up"), then `down`. */
 static void test_crash_each_step(void **unused)
@@ -530,6 +604,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_v2),
 		cmocka_unit_test(test_v2_refused),
 		cmocka_unit_test(test_crash_each_step),
+		cmocka_unit_test(test_found_cgroups),
+		cmocka_unit_test(test_found_busy),
 	};
 	char base[] = "/tmp/calvin-isolate-tree.XXXXXX", cmd[64];
 	ssize_t n;

@@ -27,6 +27,7 @@ static void test_line_round_trip(void **unused)
 		"file /proc/irq/default_smp_affinity ff,ffffffff\n",
 		"ctrl /sys/fs/cgroup cpuset\n",
 		"moved /sys/fs/cgroup/cpuset /sys/fs/cgroup/cpuset/calvin-housekeeping\n",
+		"found /sys/fs/cgroup/cpuset/calvin-isolated\n",
 	};
 	char buf[2048];
 	size_t i;
@@ -45,8 +46,9 @@ static void test_line_round_trip(void **unused)
 static void test_line_bad(void **unused)
 {
 	static const char *const bad[] = {
-		"",	    "\n",	 "mode",	"mode v1", "chain c",  "moved /a",
-		"bogus /a", "leave a b", "mkdir /a /b", "file",	   "ctrl /a ", "chain  1",
+		"",	    "\n",	"mode",	       "mode v1",     "chain c",
+		"moved /a", "bogus /a", "leave a b",   "mkdir /a /b", "file",
+		"ctrl /a ", "chain  1", "found /a /b",
 	};
 	char buf[64];
 	size_t i;
@@ -105,8 +107,10 @@ static void test_record(void **unused)
 	assert_int_equal(calvin_hostrec_chains(&r, names, 1), 1);
 	assert_string_equal(calvin_hostrec_original(&r, "/proc/irq/1/smp_affinity_list"), "0-3");
 	assert_null(calvin_hostrec_original(&r, "/proc/irq/2/smp_affinity_list"));
-	assert_true(calvin_hostrec_has(&r, HR_CHAIN, "a"));
-	assert_false(calvin_hostrec_has(&r, HR_MKDIR, "a"));
+	assert_true(calvin_hostrec_has(&r, HR_CHAIN, "a", NULL));
+	assert_true(calvin_hostrec_has(&r, HR_CHAIN, "a", "1"));
+	assert_false(calvin_hostrec_has(&r, HR_CHAIN, "a", "2"));
+	assert_false(calvin_hostrec_has(&r, HR_MKDIR, "a", NULL));
 	/* the array grows past its first allocation */
 	for (i = 0; i < 100; i++)
 		add(&r, "mkdir /x");
@@ -115,6 +119,26 @@ static void test_record(void **unused)
 	assert_int_equal(r.nr, 0);
 	add(&r, "mode v2 /cg2");
 	assert_int_equal(calvin_hostrec_mode(&r, NULL), CALVIN_ISOLATE_V2);
+	calvin_hostrec_free(&r);
+}
+
+/* Which cgroups calvin made: the newest of a path's mkdir and found lines
+ * says; a cgroup that was there before is never calvin's to remove. */
+static void test_made(void **unused)
+{
+	struct calvin_hostrec r = { 0 };
+
+	add(&r, "mkdir /cg/a");
+	add(&r, "found /cg/b");
+	add(&r, "mkdir /cg/c"); /* made by another between calvin's look and its mkdir */
+	add(&r, "found /cg/c");
+	add(&r, "found /cg/d"); /* found, gone, then made by calvin */
+	add(&r, "mkdir /cg/d");
+	assert_true(calvin_hostrec_made(&r, "/cg/a"));
+	assert_false(calvin_hostrec_made(&r, "/cg/b"));
+	assert_false(calvin_hostrec_made(&r, "/cg/c"));
+	assert_true(calvin_hostrec_made(&r, "/cg/d"));
+	assert_false(calvin_hostrec_made(&r, "/cg/e"));
 	calvin_hostrec_free(&r);
 }
 
@@ -225,9 +249,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_line_round_trip), cmocka_unit_test(test_line_bad),
-		cmocka_unit_test(test_record),		cmocka_unit_test(test_targets),
-		cmocka_unit_test(test_steer),		cmocka_unit_test(test_realtime),
-		cmocka_unit_test(test_v1_unbalanced),
+		cmocka_unit_test(test_record),		cmocka_unit_test(test_made),
+		cmocka_unit_test(test_targets),		cmocka_unit_test(test_steer),
+		cmocka_unit_test(test_realtime),	cmocka_unit_test(test_v1_unbalanced),
 	};
 
 	return cmocka_run_group_tests_name("isolation", tests, NULL, NULL);

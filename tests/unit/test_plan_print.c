@@ -64,7 +64,8 @@ static void test_text(void **unused)
 	assert_has("  v2               user   cpu 7, owns it, not isolated, wait busy\n"
 		   "                          degraded from isolated to dedicated: no isolated "
 		   "core left (isolated: 2)\n");
-	assert_has("housekeeping (probe, controller, emulator threads, IRQs): cpu 0-1,3-4\n");
+	assert_has("housekeeping (probe, controller, emulator threads): cpu 0-1,3-4; IRQs stay "
+		   "where they are (only isolation at run time moves them)\n");
 	assert_has("  online 0-7, isolcpus 2, isolated partitions none, nohz_full none\n");
 	assert_has("  SMT siblings: 0,4 1,5 2,6 3,7; NUMA: unknown\n");
 	assert_has("  calvin's affinity 0-7, cpuset 0-7 (no cpuset cgroup); VNFs may use 0-7\n");
@@ -73,7 +74,8 @@ static void test_text(void **unused)
 	fake_write(&h, "sys/devices/system/cpu/isolated", "\n");
 	show(calvin_plan_print_text);
 	assert_has("  v0               user   cpu 7, owns it, to isolate at run time, wait busy\n");
-	assert_has("to isolate at run time: cpu 6-7 (calvin up does not isolate yet)\n");
+	assert_has("housekeeping (probe, controller, emulator threads, IRQs): cpu 0-1,4\n");
+	assert_has("to isolate at run time: cpu 6-7 (calvin up isolates it once the VNFs run)\n");
 }
 
 static void test_text_sharing(void **unused)
@@ -96,7 +98,7 @@ static void test_text_sharing(void **unused)
 	chain(1, 0x1, CALVIN_PLACE_SHARED);
 	show(calvin_plan_print_text);
 	assert_has("  v0               user   not pinned (placement shared), wait wakeup\n");
-	assert_has("cpu 0 (nothing is pinned: placement shared)\n");
+	assert_has("cpu 0 (nothing is pinned: placement shared); IRQs stay where");
 }
 
 static void test_json(void **unused)

@@ -64,9 +64,13 @@ struct kvnf_counters {
 /* Every operation returns 0 or -errno and prints its own one-line error. */
 struct node_backend {
 	const char *name;
-	/* Can this host run the chain at all? Runs before anything is created;
-	 * returns an exit code (CALVIN_EXIT_USAGE for what the user can fix). */
-	int (*check)(const struct calvin_chain_spec *spec);
+	/* Can this host run the chain at all? Runs before anything is created,
+	 * by `up` and, offline (no root needed, nothing started or connected
+	 * to), by `validate`. Returns an exit code after one line:
+	 * CALVIN_EXIT_USAGE for what the user can fix in the file,
+	 * CALVIN_EXIT_HOST (host_cannot()) for a valid chain this host cannot
+	 * run. */
+	int (*check)(const struct calvin_chain_spec *spec, bool offline);
 	/* One line about the nodes that plan, up and every report must show
 	 * (VMs under an emulator: timings are emulated), in buf; NULL: none.
 	 * May be NULL. */
@@ -110,6 +114,11 @@ struct node_backend {
 
 extern const struct node_backend netns_backend;
 extern const struct node_backend libvirt_backend;
+
+/* A valid chain this host cannot run: one line, "FILE: chain NAME is
+ * valid, but this host cannot run it: WHY", and CALVIN_EXIT_HOST. */
+int host_cannot(const struct calvin_chain_spec *spec, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* The backend a spec asks for. */
 const struct node_backend *backend_of(const struct calvin_chain_spec *spec);

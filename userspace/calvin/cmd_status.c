@@ -157,6 +157,7 @@ static void placement_notes(const char *chain)
 static int chain_status(const char *chain, bool first)
 {
 	struct calvin_chain_spec spec;
+	struct calvin_cpumask hk;
 	struct isolate_host host;
 	unsigned int i;
 	int rc;
@@ -179,8 +180,9 @@ static int chain_status(const char *chain, bool first)
 	}
 	if (calvin_json)
 		printf("]");
-	if (!isolate_host_detect(&host))
-		isolation_status(stdout, &host, &spec, calvin_json);
+	/* the housekeeping CPUs the plan gave, which the probe runs on */
+	if (!isolate_host_detect(&host) && !chain_housekeeping(&spec, &hk))
+		isolation_status(stdout, &host, &spec, &hk, calvin_json);
 	if (calvin_json)
 		printf("}");
 	return 0;

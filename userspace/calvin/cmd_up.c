@@ -157,21 +157,32 @@ static void print_up(const struct deploy *d)
 }
 
 /* Several kernel VNFs on one node need libxdp's multi-program dispatcher;
- * find out before anything is created. */
-static int check_shared_nodes(const struct calvin_chain_spec *spec)
+ * find out before anything is created. Loading it needs root: offline
+ * without root, what was not checked goes to unchecked. */
+static int check_shared_nodes(const struct calvin_chain_spec *spec, bool offline, char *unchecked,
+			      size_t len)
 {
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 	unsigned int n = calvin_chain_nodes(spec, nodes), i;
 
 	for (i = 1; i + 1 < n; i++) {
-		if (nodes[i].nr_vnfs < 2 || calvin_xdp_dispatcher_available())
+		if (nodes[i].nr_vnfs < 2)
 			continue;
-		calvin_err(
-		    "%s:%d:%d: node '%s' holds %u kernel VNFs, but this kernel cannot "
-		    "load libxdp's multi-program dispatcher; give each VNF a node of its own",
-		    spec->path, spec->vnfs[nodes[i].first_vnf + 1].pos.line,
-		    spec->vnfs[nodes[i].first_vnf + 1].pos.col, nodes[i].name, nodes[i].nr_vnfs);
-		return CALVIN_EXIT_USAGE;
+		if (offline && geteuid() != 0) {
+			snprintf(unchecked, len,
+				 "whether this kernel loads libxdp's dispatcher, which node '%s' "
+				 "needs, is checked as root only",
+				 nodes[i].name);
+			return 0;
+		}
+		if (calvin_xdp_dispatcher_available())
+			continue;
+		return host_cannot(spec,
+				   "node '%s' (line %d) holds %u kernel VNFs, and this kernel "
+				   "cannot load libxdp's multi-program dispatcher; give each VNF "
+				   "a node of its own",
+				   nodes[i].name, spec->vnfs[nodes[i].first_vnf + 1].pos.line,
+				   nodes[i].nr_vnfs);
 	}
 	return 0;
 }
@@ -210,21 +221,27 @@ static int check_journal_names(const struct calvin_chain_spec *spec)
 	return 0;
 }
 
-/* Everything that can be checked before the first resource exists, but
- * the plan (see chain_up()); the key files are read here, once. */
-static int check_chain(const struct calvin_chain_spec *spec, const struct node_backend *be,
-		       struct calvin_keyring *keys)
+int chain_check(const struct calvin_chain_spec *spec, bool offline, struct calvin_keyring *keys,
+		char *unchecked, size_t len)
 {
+	const struct node_backend *be = backend_of(spec);
 	int rc;
 
-	rc = check_journal_names(spec);
+	unchecked[0] = '\0';
+	/* what is wrong with the file first: a host limit is about valid ones;
+	 * up reads the key files here, once, and keeps their keys */
+	rc = keys ? deploy_keys_load(spec, keys) : check_key_files(spec);
 	if (!rc)
-		rc = be->check(spec);
-	if (!rc)
-		rc = check_shared_nodes(spec);
-	if (!rc)
-		rc = deploy_keys_load(spec, keys);
-	return rc;
+		rc = check_journal_names(spec);
+	if (rc)
+		return rc;
+	if (!be)
+		return host_cannot(spec,
+				   "backend %s is not available in this build of calvin; "
+				   "use 'backend: netns'",
+				   calvin_backend_name(spec->backend));
+	rc = be->check(spec, offline);
+	return rc ? rc : check_shared_nodes(spec, offline, unchecked, len);
 }
 
 /* The one line of an interrupted `up`. */
@@ -269,26 +286,22 @@ static int chain_up_keyed(const struct calvin_chain_spec *spec, const struct cal
 	struct deploy d = {
 		.spec = spec, .text = text, .state = &state, .plan = &plan, .keys = keys
 	};
+	char unchecked[256];
 	int rc, err, lock;
 	bool left;
 
 	rc = need_root("calvin up");
+	if (!rc)
+		rc = chain_check(spec, false, keys, unchecked, sizeof(unchecked));
 	if (rc)
 		return rc;
-	if (!be) {
-		calvin_err("%s: backend %s is not available in this build; use 'backend: netns'",
-			   spec->path, calvin_backend_name(spec->backend));
-		return CALVIN_EXIT_USAGE;
-	}
 	err = ensure_bpffs();
 	if (err) {
 		calvin_err("cannot mount bpffs on /sys/fs/bpf: %s; XDP maps need it",
 			   strerror(-err));
 		return CALVIN_EXIT_USAGE;
 	}
-	rc = check_chain(spec, be, keys);
-	if (!rc)
-		rc = state_dir_check(true);
+	rc = state_dir_check(true);
 	if (rc)
 		return rc;
 	if (calvin_quit)

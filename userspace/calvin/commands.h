@@ -107,6 +107,16 @@ int check_name(const char *what, const char *name);
 int check_key_files(const struct calvin_chain_spec *spec);
 /* Refuse politely unless root. */
 int need_root(const char *what);
+/* Everything `up` checks before the first resource exists, but the plan:
+ * the file's key files and names, then whether this host can run it (the
+ * backend's check, libxdp's dispatcher). offline (`validate`): no root
+ * needed, nothing started or connected to; what that leaves unchecked
+ * goes to unchecked ("" if nothing). keys (`up`): the key files are read
+ * into it, once, for the deployment; NULL: checked and forgotten. Returns
+ * an exit code after one line. */
+struct calvin_keyring;
+int chain_check(const struct calvin_chain_spec *spec, bool offline, struct calvin_keyring *keys,
+		char *unchecked, size_t len);
 /* The placement for spec on this host (CALVIN_HOST_ROOT: a fake host for
  * tests), and the host as read when host is not NULL; prints the error
  * line itself. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* What several subcommands share: loading specs, root, placement. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,19 @@ int need_root(const char *what)
 		return 0;
 	calvin_err("%s needs root (network namespaces, XDP, bpffs); run it as root", what);
 	return CALVIN_EXIT_USAGE;
+}
+
+int host_cannot(const struct calvin_chain_spec *spec, const char *fmt, ...)
+{
+	char why[CALVIN_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	calvin_err("%s: chain %s is valid, but this host cannot run it: %s", spec->path, spec->name,
+		   why);
+	return CALVIN_EXIT_HOST;
 }
 
 /* The host to plan for: "/", or a tree that looks like one (tests). */

@@ -33,7 +33,10 @@ static const struct calvin_cmd cmds[] = {
 	  .synopsis = "CHAIN.yaml",
 	  .summary = "check a spec and its key files, create nothing",
 	  .usage = "Parse and check a chain file; every error names file:line:column and what to\n"
-		   "do. Needs no root and creates nothing.\n" },
+		   "do (exit 2). Then whether this host can run it, as 'calvin up' checks\n"
+		   "before it creates anything: a valid chain it cannot run exits 4 with one\n"
+		   "line saying why. Needs no root (it says what it could not check without)\n"
+		   "and creates nothing.\n" },
 	{ .name = "plan",
 	  .run = cmd_plan,
 	  .min_args = 1,
@@ -52,7 +55,8 @@ static const struct calvin_cmd cmds[] = {
 	      "Deploy a chain: its nodes, links, kernel and user VNFs, and server. Everything\n"
 	      "is journalled before it is created; a failure or Ctrl-C removes it all.\n"
 	      "On a deployed chain, applies changed acl, router, ratelimit and impair\n"
-	      "parameters in place; any other change needs 'calvin down' first.\n\n"
+	      "parameters in place (a chain whose file means the same is up and\n"
+	      "unchanged: exit 0); any other change needs 'calvin down' first.\n\n"
 	      "      --admit       admission by budget: probe the new chain briefly (200\n"
 	      "                    paced probes) and keep it only if its p99 RTT is within\n"
 	      "                    its budget and no probe was lost; otherwise print the\n"

@@ -4,8 +4,9 @@
  * they are applied to the running programs through their pinned maps, and
  * traffic the change does not touch keeps flowing. The comparison is by
  * meaning (userspace/lib/chainspec_diff.h): an edit that only moves lines
- * changes nothing, and an acl keeps its hit counters. Anything else that
- * changed needs a `calvin down` first, and is refused in one line. */
+ * changes nothing, and an acl keeps its hit counters; an `up` that
+ * changes nothing says so and succeeds. Anything else that changed needs
+ * a `calvin down` first, and is refused in one line. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -48,12 +49,12 @@ static int refuse(const struct calvin_chain_spec *spec, const struct calvin_spec
 	return 0;
 }
 
-/* Apply the changed parameters; returns how many VNFs changed, or -errno. */
+/* Apply the changed parameters; 0 or -errno after one line. */
 static int apply(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d)
 {
 	const struct calvin_vnf_spec *v;
 	unsigned int i;
-	int err, n = 0;
+	int err;
 
 	for (i = 0; i < spec->nr_vnfs; i++) {
 		v = &spec->vnfs[i];
@@ -65,10 +66,32 @@ static int apply(const struct calvin_chain_spec *spec, const struct calvin_spec_
 				   calvin_vnf_kind_name(v->kind), strerror(-err));
 			return err;
 		}
-		printf("%s%s", n ? ", " : "", v->name);
-		n++;
 	}
-	return n;
+	return 0;
+}
+
+/* What `up` did to the deployed chain, in one line (or one JSON
+ * document): the VNFs updated, the settings taken, or nothing. */
+static void print_update(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d)
+{
+	unsigned int i, n = 0;
+
+	if (calvin_json)
+		printf("{\"chain\":\"%s\",\"up\":true,\"unchanged\":%s,\"updated\":[", spec->name,
+		       d->nr_params || d->settings ? "false" : "true");
+	else if (!d->nr_params && !d->settings)
+		printf("chain %s is up and unchanged", spec->name);
+	else
+		printf("chain %s: updated ", spec->name);
+	for (i = 0; i < spec->nr_vnfs; i++)
+		if (d->params[i])
+			printf(calvin_json ? "%s\"%s\"" : "%s%s", n++ ? ", " : "",
+			       spec->vnfs[i].name);
+	if (calvin_json)
+		printf("],\"settings\":%s}\n", d->settings ? "true" : "false");
+	else
+		printf("%s%s\n", d->settings && n ? "; " : "",
+		       d->settings ? "budget and probe defaults" : "");
 }
 
 /* The deployed copy of the file follows the new one, moved lines
@@ -82,20 +105,6 @@ static void refresh_copy(const struct calvin_spec_text *text, const char *name, 
 	if (state_file(tmp, sizeof(tmp), name, ".d/spec.yaml") ||
 	    calvin_spec_text_write(text, copy, tmp, why, sizeof(why)))
 		calvin_err("cannot update %s; status shows the lines of the file as it was", copy);
-}
-
-/* Returns an exit code. */
-static int update(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d)
-{
-	int n = 0;
-
-	printf("chain %s: updated ", spec->name);
-	if (d->nr_params)
-		n = apply(spec, d);
-	if (n >= 0 && d->settings)
-		printf("%sbudget and probe defaults", n > 0 ? "; " : "");
-	printf("\n");
-	return n < 0 ? CALVIN_EXIT_FAIL : 0;
 }
 
 int chain_update(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text)
@@ -124,18 +133,13 @@ int chain_update(const struct calvin_chain_spec *spec, const struct calvin_spec_
 		rc = CALVIN_EXIT_USAGE;
 		goto out;
 	}
-	if (d.nr_params || d.settings)
-		rc = update(spec, &d);
+	rc = apply(spec, &d) ? CALVIN_EXIT_FAIL : 0;
 	/* moved lines alone are no change, but status shows the new lines */
-	if (!rc)
+	if (!rc) {
 		refresh_copy(text, spec->name, copy);
-	state_close(&state, false);
-	if (!rc && !d.nr_params && !d.settings) {
-		calvin_err("chain '%s' is already deployed with the same parameters; to deploy it "
-			   "anew, run 'calvin down %s' first",
-			   spec->name, spec->name);
-		rc = CALVIN_EXIT_USAGE;
+		print_update(spec, &d);
 	}
+	state_close(&state, false);
 out:
 	free(old);
 	return rc;

@@ -9,9 +9,11 @@
 #include <sys/types.h>
 
 /* Exit codes: 2 for what the user can fix (bad input, not root, missing
- * kernel feature), 1 for a failure while doing the work. */
+ * kernel feature), 1 for a failure while doing the work, 4 for a valid
+ * chain file this host cannot run (validate says so before up refuses). */
 #define CALVIN_EXIT_USAGE 2
 #define CALVIN_EXIT_FAIL 1
+#define CALVIN_EXIT_HOST 4
 
 /* Where calvin keeps per-chain state (tmpfs: gone at reboot, like the
  * namespaces it describes): /run/calvin, or CALVIN_RUN_DIR (README.md,

@@ -9,13 +9,13 @@
 
 static const char *const kind_word[] = {
 	[HR_MODE] = "mode", [HR_CHAIN] = "chain", [HR_LEAVE] = "leave", [HR_MKDIR] = "mkdir",
-	[HR_FILE] = "file", [HR_CTRL] = "ctrl",	  [HR_MOVED] = "moved",
+	[HR_FILE] = "file", [HR_CTRL] = "ctrl",	  [HR_MOVED] = "moved", [HR_FOUND] = "found",
 };
 
 /* Kinds whose value is required, and kinds that have none. */
 static bool has_value(enum calvin_hostrec_kind k)
 {
-	return k != HR_LEAVE && k != HR_MKDIR;
+	return k != HR_LEAVE && k != HR_MKDIR && k != HR_FOUND;
 }
 
 static bool value_required(enum calvin_hostrec_kind k)
@@ -163,13 +163,25 @@ const char *calvin_hostrec_original(const struct calvin_hostrec *r, const char *
 }
 
 bool calvin_hostrec_has(const struct calvin_hostrec *r, enum calvin_hostrec_kind kind,
-			const char *path)
+			const char *path, const char *value)
 {
 	unsigned int i;
 
 	for (i = 0; i < r->nr; i++)
-		if (r->e[i].kind == kind && !strcmp(r->e[i].path, path))
+		if (r->e[i].kind == kind && !strcmp(r->e[i].path, path) &&
+		    (!value || !strcmp(r->e[i].value, value)))
 			return true;
+	return false;
+}
+
+bool calvin_hostrec_made(const struct calvin_hostrec *r, const char *path)
+{
+	unsigned int i;
+
+	for (i = r->nr; i-- > 0;)
+		if ((r->e[i].kind == HR_MKDIR || r->e[i].kind == HR_FOUND) &&
+		    !strcmp(r->e[i].path, path))
+			return r->e[i].kind == HR_MKDIR;
 	return false;
 }
 

@@ -13,6 +13,9 @@
  *   chain NAME CPULIST     chain NAME needs CPULIST isolated
  *   leave NAME             ... and no longer does
  *   mkdir PATH             a cgroup calvin made (emptied and removed at the end)
+ *   found PATH             a cgroup of calvin's name that calvin did not make
+ *                          (it was there already): used, its files' old values
+ *                          journalled as file lines, never removed
  *   file PATH VALUE        PATH held VALUE before calvin first wrote it
  *   ctrl PATH CONTROLLER   calvin enabled CONTROLLER in PATH/cgroup.subtree_control
  *   moved FROM TO          the tasks of cgroup FROM are being moved to TO
@@ -46,6 +49,7 @@ enum calvin_hostrec_kind {
 	HR_FILE,
 	HR_CTRL,
 	HR_MOVED,
+	HR_FOUND,
 	HR_NR_KINDS,
 };
 
@@ -82,9 +86,13 @@ unsigned int calvin_hostrec_chains(const struct calvin_hostrec *r, const char **
 				   unsigned int max);
 /* The value PATH held before calvin first wrote it; NULL: never written. */
 const char *calvin_hostrec_original(const struct calvin_hostrec *r, const char *path);
-/* Is there an entry of this kind for path? */
+/* Is there an entry of this kind for path (and, unless value is NULL,
+ * with this value)? */
 bool calvin_hostrec_has(const struct calvin_hostrec *r, enum calvin_hostrec_kind kind,
-			const char *path);
+			const char *path, const char *value);
+/* Did calvin make the cgroup at path: is its newest mkdir or found line a
+ * mkdir? A cgroup found where calvin was about to make it is not calvin's. */
+bool calvin_hostrec_made(const struct calvin_hostrec *r, const char *path);
 
 /* The CPUs to isolate (the union of what the chains need) and the
  * housekeeping CPUs (every other online CPU). -ENOSPC when no online CPU

@@ -157,11 +157,17 @@ void calvin_plan_print_text(FILE *f, const struct calvin_chain_spec *spec,
 		print_vnf_text(f, spec, p, i);
 	fprintf(f, "  %-16s %-6s no core: the softirq of the CPU that delivers its packets (XDP)\n",
 		spec->server.name, "kernel");
-	fprintf(f, "housekeeping (probe, controller, emulator threads, IRQs): cpu %s%s\n",
-		cpus_text(&p->housekeeping),
-		p->policy == CALVIN_PLACE_SHARED ? " (nothing is pinned: placement shared)" : "");
+	/* IRQs go to housekeeping only where up isolates cores at run time:
+	 * `calvin status` counts them there */
+	fprintf(f, "housekeeping (probe, controller, emulator threads%s): cpu %s%s%s\n",
+		calvin_cpumask_empty(&p->isolate) ? "" : ", IRQs", cpus_text(&p->housekeeping),
+		p->policy == CALVIN_PLACE_SHARED ? " (nothing is pinned: placement shared)" : "",
+		calvin_cpumask_empty(&p->isolate)
+		    ? "; IRQs stay where they are (only isolation at run time moves them)"
+		    : "");
 	if (!calvin_cpumask_empty(&p->isolate))
-		fprintf(f, "to isolate at run time: cpu %s (calvin up does not isolate yet)\n",
-			cpus_text(&p->isolate));
+		fprintf(
+		    f, "to isolate at run time: cpu %s (calvin up isolates it once the VNFs run)\n",
+		    cpus_text(&p->isolate));
 	print_host_text(f, t);
 }

@@ -117,7 +117,8 @@ static int restore_entry(struct isolate_ctx *x, const struct calvin_hostrec_entr
 	case HR_MOVED:
 		return cg_sweep(x, e->value, e->path, false);
 	case HR_MKDIR:
-		return cg_remove(x, e->path);
+		/* a cgroup found where calvin was about to make it is not its */
+		return calvin_hostrec_made(&x->rec.r, e->path) ? cg_remove(x, e->path) : 0;
 	case HR_CTRL:
 		return cg_ctrl_restore(x, e->path, e->value);
 	default:

@@ -90,8 +90,9 @@ int isolation_vnf_start(const struct deploy *d, unsigned int vnf, pid_t pid);
 void isolation_join_housekeeping(void);
 
 /* `calvin status`: each user VNF's placement read back from the kernel,
- * and the host's isolation. */
+ * and the host's isolation; housekeeping: the chain's housekeeping CPUs
+ * (its plan record's). */
 void isolation_status(FILE *out, const struct isolate_host *h, const struct calvin_chain_spec *spec,
-		      bool json);
+		      const struct calvin_cpumask *housekeeping, bool json);
 
 #endif /* CALVIN_ISOLATE_H */

@@ -2,7 +2,9 @@
 /* `calvin status`: the plan as applied, read back from the kernel. For
  * each user VNF: its process, the CPUs it may run on and last ran on, its
  * scheduling policy, its cpuset, whether those CPUs are isolated now; and
- * the host's isolation: which CPUs, by what, for which chains. */
+ * the host's isolation: which CPUs, by what, for which chains, and how many
+ * IRQs keep to the chain's housekeeping CPUs (its plan's, as `calvin plan`
+ * shows them and its probe uses them). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -187,25 +189,16 @@ struct host_view {
 };
 
 static void host_view(const struct isolate_host *h, const struct isolated_now *now,
-		      struct host_view *v)
+		      const struct calvin_cpumask *hk, struct host_view *v)
 {
-	struct calvin_cpumask online, hk, want;
-	char path[PATH_MAX];
+	struct calvin_cpumask want;
 
 	memset(v, 0, sizeof(*v));
 	if (!hostrec_read(h, &v->r))
 		v->nr = calvin_hostrec_chains(&v->r, v->names, MAX_CHAINS);
-	pathf(path, sizeof(path), "%s/devices/system/cpu/online", h->sys);
-	read_cpulist(path, &online);
-	/* housekeeping: calvin's cpuset where there is one, else what is
-	 * not isolated */
-	calvin_cpumask_andnot(&hk, &online, &now->all);
-	if (h->v1[0] && !pathf(path, sizeof(path), "%s/%s/cpuset.cpus", h->v1, CG_HOUSEKEEPING) &&
-	    path_exists(path))
-		read_cpulist(path, &hk);
 	calvin_cpumask_list(&now->all, v->iso, sizeof(v->iso));
-	calvin_cpumask_list(&hk, v->hk, sizeof(v->hk));
-	irq_count(h, &hk, &v->irqs, &v->irqs_on_hk);
+	calvin_cpumask_list(hk, v->hk, sizeof(v->hk));
+	irq_count(h, hk, &v->irqs, &v->irqs_on_hk);
 	v->hk_tasks = housekeeping_tasks(h);
 	/* what keeps the CPUs calvin isolates from being isolated */
 	wanted(&v->r, v->names, v->nr, &want);
@@ -253,13 +246,13 @@ static void print_host_text(FILE *out, const struct host_view *v)
 }
 
 static void print_host(FILE *out, const struct isolate_host *h, const struct isolated_now *now,
-		       bool json)
+		       const struct calvin_cpumask *hk, bool json)
 {
 	struct host_view *v = malloc(sizeof(*v));
 
 	if (!v)
 		return;
-	host_view(h, now, v);
+	host_view(h, now, hk, v);
 	if (json)
 		print_host_json(out, v);
 	else
@@ -280,7 +273,7 @@ static const struct state_entry *vnf_proc(const struct chain_state *st, const ch
 }
 
 void isolation_status(FILE *out, const struct isolate_host *h, const struct calvin_chain_spec *spec,
-		      bool json)
+		      const struct calvin_cpumask *housekeeping, bool json)
 {
 	struct calvin_vnf_placement p;
 	struct isolated_now now;
@@ -294,7 +287,7 @@ void isolation_status(FILE *out, const struct isolate_host *h, const struct calv
 		return;
 	}
 	isolated_now(h, &now);
-	print_host(out, h, &now, json);
+	print_host(out, h, &now, housekeeping, json);
 	fprintf(out, json ? ",\"placement\":[" : "  placement (read back from the kernel):\n");
 	for (i = 0; i < spec->nr_vnfs; i++) {
 		if (spec->vnfs[i].space != CALVIN_USER)

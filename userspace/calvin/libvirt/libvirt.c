@@ -48,6 +48,13 @@ static int check_image(const struct calvin_chain_spec *s)
 	lv_image(s, dir, sizeof(dir));
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if (access(path, R_OK) && !s->libvirt.image[0])
+			/* the build's own image: a host not made ready yet */
+			return host_cannot(s,
+					   "no guest image: %s is missing; build it with "
+					   "'make vm-image' or set 'image:' in the libvirt "
+					   "section",
+					   path);
 		if (access(path, R_OK)) {
 			calvin_err(
 			    "%s: no guest image: %s is missing; build it with 'make vm-image' "
@@ -83,7 +90,7 @@ static const char *lv_describe(const struct calvin_chain_spec *s, char *buf, siz
 	return buf;
 }
 
-static int lv_check(const struct calvin_chain_spec *s)
+static int lv_check(const struct calvin_chain_spec *s, bool offline)
 {
 	virConnectPtr conn;
 	char line[512];
@@ -92,7 +99,8 @@ static int lv_check(const struct calvin_chain_spec *s)
 	rc = check_nodes(s);
 	if (!rc)
 		rc = check_image(s);
-	if (rc)
+	/* offline: neither a daemon started nor a URI connected to */
+	if (rc || offline)
 		return rc;
 	if (lv_open(s->libvirt.uri, &conn))
 		return CALVIN_EXIT_USAGE;

@@ -206,7 +206,7 @@ static int netns_server(struct deploy *d)
 /* Every name the deployment will journal: namespaces and DPDK runtime
  * directories (derived from names of at most CALVIN_NAME_MAX, so they
  * fit; checked all the same, as what the journal holds must be whole). */
-static int netns_check(const struct calvin_chain_spec *spec)
+static int netns_check(const struct calvin_chain_spec *spec, bool offline)
 {
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 	unsigned int n = calvin_chain_nodes(spec, nodes), i;
