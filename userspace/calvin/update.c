@@ -16,6 +16,8 @@
 #include "backend.h"
 #include "chainspec_diff.h"
 #include "commands.h"
+#include "jout.h"
+#include "jsonw.h"
 #include "kvnf.h"
 #include "util.h"
 
@@ -48,12 +50,14 @@ static int refuse(const struct calvin_chain_spec *spec, const struct calvin_spec
 	return 0;
 }
 
-/* Apply the changed parameters; returns how many VNFs changed, or -errno. */
-static int apply(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d)
+/* Apply the changed parameters, naming each VNF on the line (or, under
+ * -j, in names); returns how many VNFs changed, or -errno. */
+static int apply(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d,
+		 struct json_object *names)
 {
 	const struct calvin_vnf_spec *v;
 	unsigned int i;
-	int err, n = 0;
+	int err = 0, n = 0;
 
 	for (i = 0; i < spec->nr_vnfs; i++) {
 		v = &spec->vnfs[i];
@@ -63,12 +67,15 @@ static int apply(const struct calvin_chain_spec *spec, const struct calvin_spec_
 		if (err) {
 			calvin_err("%s: Failed to update %s: %s", v->name,
 				   calvin_vnf_kind_name(v->kind), strerror(-err));
-			return err;
+			break;
 		}
-		printf("%s%s", n ? ", " : "", v->name);
+		if (names)
+			jw_push(names, json_object_new_string(v->name));
+		else
+			printf("%s%s", n ? ", " : "", v->name);
 		n++;
 	}
-	return n;
+	return err ? err : n;
 }
 
 /* The deployed copy of the file follows the new one, moved lines
@@ -87,11 +94,20 @@ static void refresh_copy(const struct calvin_chain_spec *spec, const char *copy)
 /* Returns an exit code. */
 static int update(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d)
 {
+	struct json_object *names = calvin_json ? jw_arr() : NULL;
 	int n = 0;
 
-	printf("chain %s: updated ", spec->name);
+	if (!calvin_json)
+		printf("chain %s: updated ", spec->name);
 	if (d->nr_params)
-		n = apply(spec, d);
+		n = apply(spec, d, names);
+	/* -j: the VNFs updated, also those before one that failed */
+	jw_str(jout(), "chain", spec->name);
+	jw_add(jout(), "updated", names);
+	jw_bool(jout(), "settings_updated", n >= 0 && d->settings);
+	jw_bool(jout(), "up", true);
+	if (calvin_json)
+		return n < 0 ? CALVIN_EXIT_FAIL : 0;
 	if (n >= 0 && d->settings)
 		printf("%sbudget and probe defaults", n > 0 ? "; " : "");
 	printf("\n");

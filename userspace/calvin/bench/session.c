@@ -22,6 +22,7 @@
 #include "backend.h"
 #include "bench.h"
 #include "isolate/isolate.h"
+#include "jout.h"
 #include "probe.h"
 #include "util.h"
 
@@ -61,19 +62,23 @@ int bench_variant(struct bench *b, const char *key, const struct calvin_spec_ove
 
 int bench_up(struct bench *b, const struct calvin_chain_spec *spec)
 {
+	struct json_object *doc;
 	int saved, null, rc;
 
 	if (bench_journal_chain(&b->journal, spec->name)) {
 		calvin_err("cannot journal chain %s: %s", spec->name, strerror(errno));
 		return CALVIN_EXIT_FAIL;
 	}
-	/* `calvin up`'s own line, once per round, would bury the report */
+	/* `calvin up`'s own line, once per round, would bury the report;
+	 * under -j, its members are not the bench's */
+	doc = jout_take();
 	fflush(stdout);
 	saved = dup(STDOUT_FILENO);
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (saved >= 0 && null >= 0 && !calvin_verbose)
 		dup2(null, STDOUT_FILENO);
 	rc = chain_up(spec);
+	jout_set(doc);
 	fflush(stdout);
 	if (saved >= 0) {
 		dup2(saved, STDOUT_FILENO);
