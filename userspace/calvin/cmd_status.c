@@ -35,6 +35,16 @@ static void vnf_error(int err, const char *what, char *buf, size_t len)
 		snprintf(buf, len, "%s: %s", what, strerror(-err));
 }
 
+/* Its line in place of its counters: "fwd-u: not answering (2 s)" for a
+ * wedged VNF, in the table's columns otherwise. */
+static void vnf_error_line(const char *name, const char *space, int err, const char *why)
+{
+	if (err == -ETIMEDOUT)
+		printf("  %s: %s\n", name, why);
+	else
+		printf("  %-12s %-7s %s\n", name, space, why);
+}
+
 /* acl: hits per rule, in rule order, and of the default action. */
 static void acl_hits(const struct kvnf_counters *c, const struct calvin_vnf_spec *v,
 		     struct json_object *o)
@@ -115,10 +125,8 @@ static int kernel_stats(const struct calvin_chain_spec *spec, unsigned int vnf,
 		vnf_error(err, "stats unavailable", why, sizeof(why));
 	if (vnfs)
 		jw_push(vnfs, kernel_jobj(v, err ? NULL : &c, why));
-	else if (err == -ETIMEDOUT)
-		printf("  %s: %s\n", v->name, why);
 	else if (err)
-		printf("  %-12s kernel  %s\n", v->name, why);
+		vnf_error_line(v->name, "kernel", err, why);
 	else
 		kernel_text(v, &c);
 	return err;
@@ -161,10 +169,8 @@ static int user_stats(const struct calvin_chain_spec *spec, unsigned int vnf,
 		else
 			jw_add(o, "telemetry", calvin_vnf_stats_jobj(counters));
 		jw_push(vnfs, o);
-	} else if (err == -ETIMEDOUT) {
-		printf("  %s: %s\n", name, why);
 	} else if (err) {
-		printf("  %-12s user    %s\n", name, why);
+		vnf_error_line(name, "user", err, why);
 	} else {
 		calvin_vnf_stats_text(stdout, name, counters);
 		json_object_put(counters);
