@@ -13,7 +13,7 @@ B := build
 
 # Debian 12 packages the build, the tests and the run need.
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
-	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libcmocka-dev \
+	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libjson-c-dev libcmocka-dev \
 	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox stress-ng \
 	qemu-system-x86 busybox-static cpio zstd kmod \
 	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu
@@ -56,8 +56,9 @@ TOOL_BINS := $(TOOL_SRCS:%.c=$(B)/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:%.c=$(B)/%)
 
-# What libcalvin.a's pure code links with: YAML, ISA-L (GF(2^8)), OpenSSL (AEAD).
-LIB_LDLIBS = $(call pc,--libs yaml-0.1 libcrypto) -lisal -lm
+# What libcalvin.a's pure code links with: YAML, ISA-L (GF(2^8)), OpenSSL (AEAD),
+# json-c (every JSON calvin writes or reads).
+LIB_LDLIBS = $(call pc,--libs yaml-0.1 libcrypto json-c) -lisal -lm
 
 DEPS_STAMP := $(B)/.deps-installed
 # Package flags are read only after the packages are there.

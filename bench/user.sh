@@ -23,10 +23,12 @@ COUNT=${BENCH_PROBES:-2000}
 . bench/lib.sh
 bench_live_init user.sh bench-user
 
+# calvin's -j output is read by a JSON parser (tests/tools/jsondoc.c).
+J=$B/tests/tools/jsondoc
+
 # One string of one user VNF from a `calvin -j status` answer.
 status_str() { # STATUS_FILE VNF KEY
-	sed 's/{"name":/\n&/g' "$1" | grep "^{\"name\":\"$2\"" |
-		grep -o "\"$3\":\"[^\"]*\"" | head -n 1 | cut -d'"' -f4
+	$J "0.vnfs.[name=$2].telemetry./calvin/stats.$3" <"$1" 2>/dev/null
 }
 
 # What a hop's residence window covers. A user VNF's frames going fwd come
@@ -51,13 +53,14 @@ window() { # STATUS_FILE VNF SPACE DIR
 
 # Rows of one probe report: every hop, its window, residence p50 and p99.
 hop_rows() { # CHAIN_LABEL SIZE JSON STATUS_FILE
-	local name space dir p50 p99
-	grep '"position":' "$3" | while read -r line; do
-		name=$(grep -o '"name": "[^"]*"' <<<"$line" | cut -d'"' -f4)
-		space=$(grep -o '"space": "[^"]*"' <<<"$line" | cut -d'"' -f4)
-		dir=$(grep -o '"dir": "[^"]*"' <<<"$line" | cut -d'"' -f4)
-		p50=$(grep -o '"p50": [0-9]*' <<<"$line" | head -n 1 | grep -o '[0-9]*$')
-		p99=$(grep -o '"p99": [0-9]*' <<<"$line" | head -n 1 | grep -o '[0-9]*$')
+	local i n name space dir p50 p99
+	n=$($J -n hops <"$3") || return
+	for ((i = 0; i < n; i++)); do
+		name=$($J hops.$i.name <"$3")
+		space=$($J hops.$i.space <"$3")
+		dir=$($J hops.$i.dir <"$3")
+		p50=$($J hops.$i.residence_ns.p50 <"$3")
+		p99=$($J hops.$i.residence_ns.p99 <"$3")
 		echo "| $1 | $2 | $name $dir | $(window "$4" "$name" "$space" "$dir") | $p50 | $p99 |"
 	done
 }

@@ -99,6 +99,9 @@ static void test_iperf3(void **state)
 				 "1223456789.5}}}";
 	static const char err[] = "{\"start\": {}, \"error\": \"unable to connect to server: "
 				  "Connection refused\"}";
+	static const char esc[] = "{\"error\": \"refused\\u001b[2J\"}";
+	static const char two[] = "{\"error\": \"x\"} {\"end\": {\"sum_received\": "
+				  "{\"bits_per_second\": 1}}}";
 	char why[64];
 	double bps = 0;
 
@@ -106,6 +109,15 @@ static void test_iperf3(void **state)
 	assert_true(bps > 1223456789 && bps < 1223456790);
 	assert_int_equal(calvin_iperf3_goodput(err, strlen(err), &bps, why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "unable to connect to server: Connection refused");
+	/* its words reach a terminal: escaped */
+	assert_int_equal(calvin_iperf3_goodput(esc, strlen(esc), &bps, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "refused\\x1b[2J");
+	/* not JSON, or two documents: refused, not scanned */
+	assert_int_equal(calvin_iperf3_goodput(two, strlen(two), &bps, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "iperf3's output: not JSON"));
+	assert_int_equal(calvin_iperf3_goodput("\"sum_received\" \"bits_per_second\": 5", 36, &bps,
+					       why, sizeof(why)),
+			 -EINVAL);
 }
 
 int main(void)

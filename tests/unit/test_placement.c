@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "jsonw.h"
 #include "placement.h"
 
 /* A real line of this kernel's /proc/PID/stat (a SCHED_FIFO calvin-vnf on
@@ -59,10 +60,20 @@ static void test_procstatus(void **unused)
 static char *print(bool json, const struct calvin_vnf_placement *p)
 {
 	static char out[1024];
-	FILE *f = fmemopen(out, sizeof(out), "w");
+	struct json_object *o;
+	FILE *f;
 
+	if (json) {
+		o = calvin_placement_jobj(p);
+		assert_non_null(o);
+		snprintf(out, sizeof(out), "%s",
+			 json_object_to_json_string_ext(o, JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+		return out;
+	}
+	f = fmemopen(out, sizeof(out), "w");
 	assert_non_null(f);
-	calvin_placement_print(f, json, p);
+	calvin_placement_print(f, p);
 	fclose(f);
 	return out;
 }
@@ -96,6 +107,10 @@ static void test_print(void **unused)
 	calvin_cpumask_set(&p.allowed, 0);
 	assert_string_equal(print(false, &p), "  fwd-u        pid 4242  cpus 0-1  last ran on 1  "
 					      "other  cpuset /calvin-isolated  not isolated\n");
+	/* a cgroup's name is whoever made it's: escaped, in text and JSON */
+	snprintf(p.cpuset, sizeof(p.cpuset), "/evil\033]0;x\a\"}");
+	assert_non_null(strstr(print(false, &p), "cpuset /evil\\x1b]0;x\\x07\"}  not"));
+	assert_non_null(strstr(print(true, &p), "\"cpuset\":\"/evil\\\\x1b]0;x\\\\x07\\\"}\""));
 	p.pid = 0;
 	assert_string_equal(print(false, &p), "  fwd-u        not running\n");
 	assert_string_equal(print(true, &p), "{\"name\":\"fwd-u\",\"pid\":0,\"running\":false}");

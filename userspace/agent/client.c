@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "text_escape.h"
 
 static int connect_unix(const char *path, int timeout_ms)
 {
@@ -68,7 +69,8 @@ int calvin_agent_call(struct calvin_channel *ch, const struct calvin_agent_msg *
 		return e;
 	}
 	if (reply->type == CALVIN_AGENT_ERROR) {
-		snprintf(err, errlen, "%.*s", (int)reply->error.len, reply->error.ptr);
+		/* the guest's own words, for the operator's terminal */
+		calvin_text_escape(reply->error.ptr, reply->error.len, err, errlen);
 		return -EREMOTEIO;
 	}
 	if (!answers(req->type, reply->type)) {
@@ -110,7 +112,7 @@ int calvin_agent_open(struct calvin_channel *ch, const char *path, int timeout_m
 		return e;
 	}
 	if (who)
-		snprintf(who, wholen, "%.*s", (int)reply.hello.who.len, reply.hello.who.ptr);
+		calvin_text_escape(reply.hello.who.ptr, reply.hello.who.len, who, wholen);
 	return 0;
 }
 

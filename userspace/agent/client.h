@@ -19,8 +19,9 @@ int calvin_agent_open(struct calvin_channel *ch, const char *path, int timeout_m
 void calvin_agent_close(struct calvin_channel *ch);
 
 /* Send req and wait up to timeout_ms for the answer. An error answer is
- * -EREMOTEIO with the agent's line in err; an answer of a type the request
- * does not get is -EPROTO. reply's strings live until the next call. */
+ * -EREMOTEIO with the agent's line in err, escaped (text_escape.h); an
+ * answer of a type the request does not get is -EPROTO. reply's strings
+ * live until the next call. */
 int calvin_agent_call(struct calvin_channel *ch, const struct calvin_agent_msg *req,
 		      struct calvin_agent_msg *reply, int timeout_ms, char *err, size_t errlen);
 

@@ -28,6 +28,12 @@
 #include "topo.h"
 #include "vm.h"
 #include "vnf_argv.h"
+#include "vnf_stats.h"
+
+/* How long the agent waits for its VNF's telemetry: as long as calvin
+ * status waits for the agent (VNF_ANSWER_TIMEOUT_MS), so a wedged VNF in
+ * a VM is "not answering" there too, not an agent that hangs. */
+#define AGENT_TELEMETRY_TIMEOUT_MS 2000
 
 #define VNF_READY_TIMEOUT_MS 120000 /* DPDK's init under TCG is slow */
 #define VNF_STOP_TIMEOUT_MS 5000
@@ -479,7 +485,8 @@ int agent_counters(struct agent *a, struct calvin_agent_counters *out, char *err
 		return kernel_counters(a, out, err, errlen);
 	/* the file prefix calvin-vnf gives its EAL */
 	snprintf(prefix, sizeof(prefix), "calvin-%s.%s", a->spec.name, v->name);
-	e = dpdk_query(prefix, "/calvin/stats", a->telemetry, sizeof(a->telemetry));
+	e = dpdk_query(prefix, CALVIN_VNF_STATS_CMD, a->telemetry, sizeof(a->telemetry),
+		       AGENT_TELEMETRY_TIMEOUT_MS);
 	if (e) {
 		snprintf(err, errlen, "%s: telemetry socket unavailable: %s", v->name,
 			 strerror(-e));

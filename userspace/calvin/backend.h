@@ -61,6 +61,13 @@ struct kvnf_counters {
 	uint64_t default_hits;
 };
 
+/* How long calvin waits for a VNF's answer to a status query (its DPDK
+ * telemetry socket, a VM's agent): `calvin status` says "NAME: not
+ * answering (2 s)" after that. */
+#define VNF_ANSWER_TIMEOUT_MS 2000
+/* The largest answer of a user VNF (DPDK telemetry's own limit). */
+#define CALVIN_VNF_ANSWER_MAX 16384
+
 /* Every operation returns 0 or -errno and prints its own one-line error. */
 struct node_backend {
 	const char *name;
@@ -95,7 +102,10 @@ struct node_backend {
 	int (*node_exec)(const struct calvin_chain_spec *s, const char *node, char *const argv[]);
 	int (*kernel_stats)(const struct calvin_chain_spec *s, unsigned int vnf,
 			    struct kvnf_counters *out);
-	/* a user VNF's counters, as the JSON its telemetry answers */
+	/* a user VNF's counters, as the JSON its telemetry answers: up to
+	 * CALVIN_VNF_ANSWER_MAX bytes, untrusted (lib/vnf_stats.h reads
+	 * it). Both stats give up after VNF_ANSWER_TIMEOUT_MS with
+	 * -ETIMEDOUT: a wedged VNF or guest never hangs `calvin status`. */
 	int (*user_stats)(const struct calvin_chain_spec *s, unsigned int vnf, char *json,
 			  size_t len);
 	/* new parameters for a running kernel VNF (live update) */

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "jout.h"
+#include "jsonw.h"
 #include "state.h"
 #include "util.h"
 
@@ -208,6 +210,22 @@ static int setup(struct bench *b, const struct cmd_args *a)
 	return 0;
 }
 
+/* The last line, or under -j the document: where the report is. */
+static void bench_say(const struct bench *b)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/report.md", b->outdir);
+	if (!calvin_json) {
+		printf("calvin bench %s: report in %s\n", b->mode->name, path);
+		return;
+	}
+	jw_str(jout(), "mode", b->mode->name);
+	jw_str(jout(), "chain", b->spec.name);
+	jw_str(jout(), "dir", b->outdir);
+	jw_str(jout(), "report", path);
+}
+
 int cmd_bench(const struct cmd_args *a)
 {
 	struct bench *b = calloc(1, sizeof(*b));
@@ -231,7 +249,7 @@ int cmd_bench(const struct cmd_args *a)
 		fputs("\r\033[K", stderr);
 	/* every process and chain of the run is gone unless a tear-down failed */
 	bench_journal_close(&b->journal, rc != CALVIN_EXIT_FAIL);
-	printf("calvin bench %s: report in %s/report.md\n", b->mode->name, b->outdir);
+	bench_say(b);
 	if (calvin_quit)
 		rc = quit_status();
 out:

@@ -6,6 +6,8 @@
 
 #include "aead.h"
 #include "commands.h"
+#include "jout.h"
+#include "jsonw.h"
 #include "keyfile.h"
 #include "util.h"
 
@@ -13,11 +15,14 @@ int cmd_keygen(const struct cmd_args *a)
 {
 	char err[CALVIN_ERR_MAX];
 
+	jw_str(jout(), "file", a->arg[0]);
 	if (calvin_keyfile_check_place(a->arg[0], err, sizeof(err)) ||
 	    calvin_keyfile_generate(a->arg[0], err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+		calvin_err_line(err);
+		jw_bool(jout(), "created", false);
 		return CALVIN_EXIT_USAGE;
 	}
+	jw_bool(jout(), "created", true);
 	if (!calvin_json)
 		printf("%s: new long-term key, mode 0600\n", a->arg[0]);
 	return 0;

@@ -13,6 +13,8 @@
 #include "backend.h"
 #include "commands.h"
 #include "isolate/isolate.h"
+#include "jout.h"
+#include "jsonw.h"
 #include "probe.h"
 #include "report.h"
 #include "util.h"
@@ -107,6 +109,17 @@ static void pin_to_housekeeping(const struct calvin_chain_spec *spec)
 		calvin_err("cannot pin the probe to its housekeeping CPUs: %s", strerror(errno));
 }
 
+/* The report's members join the command's document (run's and up
+ * --admit's have more), indented as a report reads. */
+static void report_jout(const struct calvin_chain_spec *spec, const struct calvin_probe_result *r)
+{
+	struct json_object *o = calvin_report_jobj(spec, r);
+
+	jw_merge(jout(), o);
+	json_object_put(o);
+	jout_pretty();
+}
+
 int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a)
 {
 	struct calvin_probe_opts o = { 0 };
@@ -161,7 +174,7 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 		rc = CALVIN_EXIT_FAIL;
 	} else {
 		if (calvin_json)
-			calvin_report_json(stdout, spec, r);
+			report_jout(spec, r);
 		else
 			calvin_report_text(stdout, spec, r);
 		fflush(raw ? raw : stdout);
@@ -185,6 +198,8 @@ int cmd_probe(const struct cmd_args *a)
 	int rc;
 
 	rc = check_name("chain", a->arg[0]);
+	if (!rc)
+		jw_str(jout(), "chain", a->arg[0]);
 	if (!rc)
 		rc = need_root("calvin probe");
 	if (!rc)

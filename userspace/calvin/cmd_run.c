@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "jout.h"
+#include "jsonw.h"
 #include "state.h"
 #include "util.h"
 
@@ -41,13 +43,17 @@ int cmd_run(const struct cmd_args *a)
 		rc = chain_up(&spec, &text);
 	}
 	calvin_spec_text_free(&text);
-	if (rc)
+	if (rc) {
+		jw_str(jout(), "chain", spec.name);
+		jw_bool(jout(), "up", false);
 		return rc;
+	}
 	probe_args_apply(&spec, &a->probe, &merged);
 	/* a signal between up and the first probe: nothing to measure */
 	rc = calvin_quit ? 0 : chain_probe(&spec, &merged);
 	fflush(stdout);
 	down = chain_down(spec.name);
+	jw_bool(jout(), "down", !down);
 	if (calvin_quit) {
 		calvin_err("interrupted; chain %s is %s", spec.name,
 			   down ? "not fully down: run 'calvin down' again" : "down");

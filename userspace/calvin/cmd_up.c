@@ -13,6 +13,8 @@
 #include "backend.h"
 #include "commands.h"
 #include "isolate/isolate.h"
+#include "jout.h"
+#include "jsonw.h"
 #include "loader.h"
 #include "util.h"
 
@@ -57,7 +59,7 @@ static int chain_files(struct deploy *d)
 		return err;
 	err = calvin_spec_text_write(d->text, path, NULL, why, sizeof(why));
 	if (err) {
-		fprintf(stderr, "%s\n", why);
+		calvin_err_line(why);
 		return err;
 	}
 	err = state_file(path, sizeof(path), name, ".d");
@@ -138,7 +140,8 @@ static void print_up(const struct deploy *d)
 	unsigned int i;
 
 	if (calvin_json) {
-		printf("{\"chain\":\"%s\",\"up\":true}\n", s->name);
+		jw_str(jout(), "chain", s->name);
+		jw_bool(jout(), "up", true);
 		return;
 	}
 	printf("chain %s is up: probe", s->name);
@@ -358,6 +361,7 @@ int cmd_up(const struct cmd_args *a)
 	if (rc)
 		goto out;
 	catch_quit_signals();
+	jw_str(jout(), "chain", spec.name);
 	rc = chain_up(&spec, &text);
 	if (!rc && a->admit)
 		rc = chain_admit(&spec, &a->probe);

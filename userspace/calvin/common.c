@@ -18,7 +18,7 @@ int load_spec(const char *path, struct calvin_chain_spec *spec)
 	char err[CALVIN_ERR_MAX];
 
 	if (calvin_spec_load(path, spec, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+		calvin_err_line(err);
 		return CALVIN_EXIT_USAGE;
 	}
 	return 0;
@@ -51,7 +51,7 @@ int check_key_files(const struct calvin_chain_spec *spec)
 
 	if (!calvin_spec_check_key_files(spec, err, sizeof(err)))
 		return 0;
-	fprintf(stderr, "%s\n", err);
+	calvin_err_line(err);
 	return CALVIN_EXIT_USAGE;
 }
 
@@ -99,7 +99,7 @@ int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan,
 	      const struct calvin_topology **host)
 {
 	static struct calvin_topology t;
-	char err[CALVIN_ERR_MAX];
+	char err[CALVIN_ERR_MAX], line[sizeof(spec->path) + CALVIN_ERR_MAX + 2];
 	int rc;
 
 	rc = read_host(spec->name, &t);
@@ -109,7 +109,8 @@ int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan,
 		*host = &t;
 	/* the NUMA node of a veth is unknown: no NIC nodes */
 	if (calvin_plan_make(spec, &t, NULL, plan, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", spec->path, err);
+		snprintf(line, sizeof(line), "%s: %s", spec->path, err);
+		calvin_err_line(line);
 		return CALVIN_EXIT_USAGE;
 	}
 	return 0;
@@ -162,7 +163,7 @@ int deployed_spec(const char *chain, struct calvin_chain_spec *spec)
 		return CALVIN_EXIT_USAGE;
 	}
 	if (calvin_spec_load(path, spec, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+		calvin_err_line(err);
 		return CALVIN_EXIT_FAIL;
 	}
 	if (!backend_of(spec)) {

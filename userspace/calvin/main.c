@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "jout.h"
+#include "jsonw.h"
 #include "util.h"
 
 bool calvin_json;
@@ -90,7 +92,10 @@ static const struct calvin_cmd cmds[] = {
 	  .usage = "Show every deployed chain (or one) and the live counters of each VNF: per\n"
 		   "direction for kernel VNFs, with the hits of each acl rule; from its\n"
 		   "telemetry socket for user VNFs. A VNF the placement gave less than it\n"
-		   "asked for gets a line saying what it asked, what it got and why.\n" },
+		   "asked for gets a line saying what it asked, what it got and why. A VNF\n"
+		   "that does not answer within 2 s gets the line 'NAME: not answering (2 s)',\n"
+		   "the others are shown all the same, and status exits 1. What a VNF answers\n"
+		   "is shown escaped: its control characters as \\xNN.\n" },
 	{ .name = "exec",
 	  .run = cmd_exec,
 	  .min_args = 2,
@@ -206,20 +211,53 @@ static const struct calvin_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+/* -j help: the commands as data, one object each. */
+static struct json_object *cmd_jobj(const struct calvin_cmd *cmd, bool usage_text)
+{
+	struct json_object *o = jw_obj();
+
+	jw_str(o, "name", cmd->name);
+	jw_str(o, "synopsis", cmd->synopsis);
+	jw_str(o, "summary", cmd->summary);
+	if (usage_text)
+		jw_str(o, "usage", cmd->usage);
+	return o;
+}
+
+static void help(const struct calvin_cmd *cmd)
+{
+	struct json_object *a;
+	size_t i;
+
+	if (!calvin_json) {
+		if (cmd)
+			cmd_usage(cmd, stdout);
+		else
+			usage(stdout);
+		return;
+	}
+	if (cmd) {
+		jout_set(cmd_jobj(cmd, true));
+		return;
+	}
+	a = jw_arr();
+	for (i = 0; i < NR_CMDS; i++)
+		jw_push(a, cmd_jobj(&cmds[i], false));
+	jw_add(jout(), "commands", a);
+}
+
 static int cmd_help(const struct cmd_args *a)
 {
-	const struct calvin_cmd *cmd;
+	const struct calvin_cmd *cmd = NULL;
 
-	if (!a->nr) {
-		usage(stdout);
-		return 0;
+	if (a->nr) {
+		cmd = find_cmd(a->arg[0]);
+		if (!cmd) {
+			calvin_err("no command '%s'; see 'calvin help'", a->arg[0]);
+			return CALVIN_EXIT_USAGE;
+		}
 	}
-	cmd = find_cmd(a->arg[0]);
-	if (!cmd) {
-		calvin_err("no command '%s'; see 'calvin help'", a->arg[0]);
-		return CALVIN_EXIT_USAGE;
-	}
-	cmd_usage(cmd, stdout);
+	help(cmd);
 	return 0;
 }
 
@@ -254,9 +292,14 @@ static int dispatch(int argc, char **argv)
 		return CALVIN_EXIT_USAGE;
 	argc -= n;
 	argv += n;
-	if (argc < 2 || argv[1][0] == '-') {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? CALVIN_EXIT_USAGE : 0;
+	if (argc < 2) {
+		usage(stderr);
+		jout_error("no command given; see 'calvin help'");
+		return CALVIN_EXIT_USAGE;
+	}
+	if (argv[1][0] == '-') {
+		help(NULL);
+		return 0;
 	}
 	cmd = find_cmd(argv[1]);
 	if (!cmd) {
@@ -267,7 +310,7 @@ static int dispatch(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (a.help) {
-		cmd_usage(cmd, stdout);
+		help(cmd);
 		return 0;
 	}
 	return cmd->run(&a);
@@ -281,5 +324,7 @@ int main(int argc, char **argv)
 	 * output, not the process: tear-downs and rollbacks still finish */
 	catch_sigpipe();
 	rc = dispatch(argc, argv);
+	/* under -j, the command's one document, whatever happened */
+	rc = jout_done(rc);
 	return output_done(rc);
 }

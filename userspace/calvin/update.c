@@ -17,6 +17,8 @@
 #include "backend.h"
 #include "chainspec_diff.h"
 #include "commands.h"
+#include "jout.h"
+#include "jsonw.h"
 #include "kvnf.h"
 #include "util.h"
 
@@ -70,26 +72,32 @@ static int apply(const struct calvin_chain_spec *spec, const struct calvin_spec_
 	return 0;
 }
 
-/* What `up` did to the deployed chain, in one line (or one JSON
- * document): the VNFs updated, the settings taken, or nothing. */
+/* What `up` did to the deployed chain, in one line (or, under -j, in the
+ * command's document): the VNFs updated, the settings taken, or nothing. */
 static void print_update(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d)
 {
+	struct json_object *names = calvin_json ? jw_arr() : NULL;
 	unsigned int i, n = 0;
 
-	if (calvin_json)
-		printf("{\"chain\":\"%s\",\"up\":true,\"unchanged\":%s,\"updated\":[", spec->name,
-		       d->nr_params || d->settings ? "false" : "true");
-	else if (!d->nr_params && !d->settings)
+	if (!calvin_json && !d->nr_params && !d->settings)
 		printf("chain %s is up and unchanged", spec->name);
-	else
+	else if (!calvin_json)
 		printf("chain %s: updated ", spec->name);
-	for (i = 0; i < spec->nr_vnfs; i++)
-		if (d->params[i])
-			printf(calvin_json ? "%s\"%s\"" : "%s%s", n++ ? ", " : "",
-			       spec->vnfs[i].name);
-	if (calvin_json)
-		printf("],\"settings\":%s}\n", d->settings ? "true" : "false");
-	else
+	for (i = 0; i < spec->nr_vnfs; i++) {
+		if (!d->params[i])
+			continue;
+		if (names)
+			jw_push(names, json_object_new_string(spec->vnfs[i].name));
+		else
+			printf("%s%s", n ? ", " : "", spec->vnfs[i].name);
+		n++;
+	}
+	jw_str(jout(), "chain", spec->name);
+	jw_bool(jout(), "up", true);
+	jw_bool(jout(), "unchanged", !d->nr_params && !d->settings);
+	jw_add(jout(), "updated", names);
+	jw_bool(jout(), "settings", d->settings);
+	if (!calvin_json)
 		printf("%s%s\n", d->settings && n ? "; " : "",
 		       d->settings ? "budget and probe defaults" : "");
 }

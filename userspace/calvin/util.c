@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <linux/magic.h>
 
+#include "jout.h"
 #include "util.h"
 
 bool calvin_verbose;
@@ -112,13 +113,20 @@ const char *calvin_lib_dir(void)
 
 void calvin_err(const char *fmt, ...)
 {
+	char line[CALVIN_ERR_LINE_MAX];
 	va_list ap;
 
-	fputs("calvin: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "calvin: %s\n", line);
+	jout_error(line);
+}
+
+void calvin_err_line(const char *line)
+{
+	fprintf(stderr, "%s\n", line);
+	jout_error(line);
 }
 
 void calvin_info(const char *fmt, ...)

@@ -37,8 +37,14 @@ void catch_sigpipe(void);
  * reason (one line). */
 int output_done(int rc);
 
-/* One line on stderr, prefixed "calvin: ". */
+/* One line on stderr, prefixed "calvin: " (and under -j, the first
+ * one is the document's "error": jout.h). Lines are cut at
+ * CALVIN_ERR_LINE_MAX bytes. */
+#define CALVIN_ERR_LINE_MAX 2048
 void calvin_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for a line made already, shown as it is: the spec parser's
+ * and the key checks' "FILE:LINE:COL: ..." lines. */
+void calvin_err_line(const char *line);
 /* Same, only when -v was given. */
 void calvin_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern bool calvin_verbose;

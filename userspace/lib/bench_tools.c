@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "bench_tools.h"
+#include "jsonw.h"
+#include "text_escape.h"
 
 #define SOCKPERF_HEADER "packet, txTime(sec), rxTime(sec), rtt(usec)"
 
@@ -37,35 +39,39 @@ long calvin_sockperf_log(const char *text, size_t len, struct calvin_bench_serie
 	return n;
 }
 
-/* The number after "key": at or after from; NULL when there is none. */
-static const char *after_key(const char *from, const char *end, const char *key)
+/* obj.a.b... as a member of the given type; NULL when it is not there. */
+static struct json_object *member(struct json_object *o, enum json_type type, const char *a,
+				  const char *b)
 {
-	const char *p = memmem(from, (size_t)(end - from), key, strlen(key));
+	struct json_object *v;
 
-	if (!p)
+	if (!json_object_object_get_ex(o, a, &v) || (b && !json_object_object_get_ex(v, b, &v)))
 		return NULL;
-	p += strlen(key);
-	while (p < end && (*p == ' ' || *p == ':' || *p == '"' || *p == '\t' || *p == '\n'))
-		p++;
-	return p < end ? p : NULL;
+	return json_object_is_type(v, type) ? v : NULL;
 }
 
 int calvin_iperf3_goodput(const char *json, size_t len, double *bps, char *why, size_t whylen)
 {
-	const char *end = json + len, *p, *q;
-	char num[64];
+	struct json_object *doc, *sum, *v;
+	char what[128];
+	int err = -EINVAL;
 
 	why[0] = '\0';
-	p = memmem(json, len, "\"sum_received\"", 14);
-	if (p && (q = after_key(p, end, "\"bits_per_second\""))) {
-		snprintf(num, sizeof(num), "%.*s", (int)(end - q < 63 ? end - q : 63), q);
-		*bps = strtod(num, NULL);
-		return 0;
+	/* iperf3's intervals nest four deep */
+	if (jw_parse(json, len, 16, &doc, what, sizeof(what))) {
+		snprintf(why, whylen, "iperf3's output: %s", what);
+		return -EINVAL;
 	}
-	p = after_key(json, end, "\"error\"");
-	if (p) {
-		q = memchr(p, '"', (size_t)(end - p));
-		snprintf(why, whylen, "%.*s", (int)(q ? q - p : 0), p);
+	sum = member(doc, json_type_object, "end", "sum_received");
+	if (sum && json_object_object_get_ex(sum, "bits_per_second", &v) &&
+	    (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int))) {
+		*bps = json_object_get_double(v);
+		err = 0;
+	} else if ((v = member(doc, json_type_string, "error", NULL))) {
+		/* iperf3's words, maybe the server's: escaped */
+		calvin_text_escape(json_object_get_string(v), (size_t)json_object_get_string_len(v),
+				   why, whylen);
 	}
-	return -EINVAL;
+	json_object_put(doc);
+	return err;
 }

@@ -17,9 +17,10 @@
 long calvin_sockperf_log(const char *text, size_t len, struct calvin_bench_series *s,
 			 unsigned int r);
 
-/* iperf3 -J: the receiver's bits per second of the whole run (end,
- * sum_received), into *bps. 0, or -EINVAL when there is none (iperf3
- * says why in "error"; that text into why, cut to fit). */
+/* iperf3 -J, parsed by json-c: the receiver's bits per second of the
+ * whole run (end.sum_received.bits_per_second), into *bps. 0, or -EINVAL
+ * when there is none: why says what iperf3 said in "error" (escaped,
+ * cut to fit), or that its output was not one JSON document. */
 int calvin_iperf3_goodput(const char *json, size_t len, double *bps, char *why, size_t whylen);
 
 #endif /* CALVIN_LIB_BENCH_TOOLS_H */

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonw.h"
 #include "placement.h"
+#include "text_escape.h"
 
 int calvin_procstat_parse(const char *text, struct calvin_procstat *out)
 {
@@ -77,33 +79,37 @@ const char *calvin_sched_policy_name(unsigned int policy)
 	return policy < sizeof(names) / sizeof(names[0]) ? names[policy] : "?";
 }
 
-static void print_json(FILE *f, const struct calvin_vnf_placement *p, const char *cpus)
+struct json_object *calvin_placement_jobj(const struct calvin_vnf_placement *p)
 {
-	fprintf(f, "{\"name\":\"%s\",\"pid\":%d,", p->name, p->pid);
-	if (!p->pid) {
-		fprintf(f, "\"running\":false}");
-		return;
-	}
-	fprintf(f,
-		"\"running\":true,\"cpus_allowed\":\"%s\",\"last_cpu\":%d,\"policy\":\"%s\","
-		"\"priority\":%u,\"cpuset\":\"%s\",\"locked_kb\":%lu,\"isolated\":%s",
-		cpus, p->last_cpu, calvin_sched_policy_name(p->policy), p->priority, p->cpuset,
-		p->locked_kb, p->isolated_by ? "true" : "false");
+	struct json_object *o = jw_obj();
+	char cpus[CALVIN_CPUS_TEXT_MAX];
+
+	jw_str(o, "name", p->name);
+	jw_i64(o, "pid", p->pid);
+	jw_bool(o, "running", p->pid);
+	if (!p->pid)
+		return o;
+	if (!calvin_cpumask_list(&p->allowed, cpus, sizeof(cpus)))
+		strcpy(cpus, "?");
+	jw_str(o, "cpus_allowed", cpus);
+	jw_i64(o, "last_cpu", p->last_cpu);
+	jw_str(o, "policy", calvin_sched_policy_name(p->policy));
+	jw_u64(o, "priority", p->priority);
+	/* a cgroup's name is whoever made it's */
+	jw_text(o, "cpuset", p->cpuset, strlen(p->cpuset));
+	jw_u64(o, "locked_kb", p->locked_kb);
+	jw_bool(o, "isolated", p->isolated_by);
 	if (p->isolated_by)
-		fprintf(f, ",\"isolated_by\":\"%s\"", p->isolated_by);
-	fprintf(f, "}");
+		jw_str(o, "isolated_by", p->isolated_by);
+	return o;
 }
 
-void calvin_placement_print(FILE *f, bool json, const struct calvin_vnf_placement *p)
+void calvin_placement_print(FILE *f, const struct calvin_vnf_placement *p)
 {
-	char cpus[CALVIN_CPUS_TEXT_MAX];
+	char cpus[CALVIN_CPUS_TEXT_MAX], cg[CALVIN_ESCAPED_LEN(sizeof(p->cpuset))];
 
 	if (!calvin_cpumask_list(&p->allowed, cpus, sizeof(cpus)))
 		strcpy(cpus, "?");
-	if (json) {
-		print_json(f, p, cpus);
-		return;
-	}
 	fprintf(f, "  %-12s ", p->name);
 	if (!p->pid) {
 		fprintf(f, "not running\n");
@@ -113,7 +119,7 @@ void calvin_placement_print(FILE *f, bool json, const struct calvin_vnf_placemen
 		calvin_sched_policy_name(p->policy));
 	if (p->policy == 1 || p->policy == 2)
 		fprintf(f, " %u", p->priority);
-	fprintf(f, "  cpuset %s  ", p->cpuset);
+	fprintf(f, "  cpuset %s  ", calvin_text_escape_str(p->cpuset, cg, sizeof(cg)));
 	if (p->isolated_by)
 		fprintf(f, "isolated (%s)", p->isolated_by);
 	else

@@ -40,7 +40,10 @@ struct calvin_vnf_placement {
 	const char *isolated_by; /* what isolates every CPU it may run on; NULL: not isolated */
 };
 
-/* One VNF: a line of text ("  NAME  pid N  cpus ..."), or a JSON object. */
-void calvin_placement_print(FILE *f, bool json, const struct calvin_vnf_placement *p);
+/* One VNF: a line of text ("  NAME  pid N  cpus ..."), or a JSON object
+ * (the caller puts it). */
+void calvin_placement_print(FILE *f, const struct calvin_vnf_placement *p);
+struct json_object;
+struct json_object *calvin_placement_jobj(const struct calvin_vnf_placement *p);
 
 #endif /* CALVIN_LIB_PLACEMENT_H */

@@ -180,7 +180,11 @@ void calvin_degraded_text(const struct calvin_degraded *d, char *buf, size_t len
  * read from the host. */
 void calvin_plan_print_text(FILE *f, const struct calvin_chain_spec *spec,
 			    const struct calvin_topology *t, const struct calvin_plan *p);
-/* The same as one JSON object. */
+/* The same as one JSON object (the caller puts it; NULL when out of
+ * memory), and that object written to f on one line. */
+struct json_object;
+struct json_object *calvin_plan_jobj(const struct calvin_chain_spec *spec,
+				     const struct calvin_topology *t, const struct calvin_plan *p);
 void calvin_plan_print_json(FILE *f, const struct calvin_chain_spec *spec,
 			    const struct calvin_topology *t, const struct calvin_plan *p);
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Probe report: the result of a run as text or JSON, and the verdict. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonw.h"
 #include "report.h"
 
 #define LABEL_LEN CALVIN_LABEL_LEN
@@ -292,136 +294,162 @@ void calvin_report_text(FILE *f, const struct calvin_chain_spec *spec,
 
 /* ---- JSON ---- */
 
-void calvin_json_str(FILE *f, const char *s)
+static struct json_object *json_hist(const struct calvin_hist *h)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	struct json_object *o = jw_obj();
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	jw_u64(o, "count", h->count);
+	if (!h->count)
+		return o;
+	jw_u64(o, "min", h->min);
+	jw_num(o, "mean", "%.0f", calvin_hist_mean(h));
+	jw_u64(o, "p50", calvin_hist_percentile(h, 50));
+	jw_u64(o, "p90", calvin_hist_percentile(h, 90));
+	jw_u64(o, "p99", calvin_hist_percentile(h, 99));
+	jw_u64(o, "p99_9", calvin_hist_percentile(h, 99.9));
+	jw_u64(o, "max", h->max);
+	return o;
 }
 
-static void json_hist(FILE *f, const struct calvin_hist *h)
+static struct json_object *json_probe(const struct calvin_probe_result *r)
 {
-	if (!h->count) {
-		fprintf(f, "{\"count\": 0}");
-		return;
-	}
-	fprintf(f,
-		"{\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"mean\": %.0f, \"p50\": %" PRIu64
-		", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"p99_9\": %" PRIu64
-		", \"max\": %" PRIu64 "}",
-		h->count, h->min, calvin_hist_mean(h), calvin_hist_percentile(h, 50),
-		calvin_hist_percentile(h, 90), calvin_hist_percentile(h, 99),
-		calvin_hist_percentile(h, 99.9), h->max);
+	struct json_object *o = jw_obj();
+
+	jw_u64(o, "count", r->count);
+	jw_str(o, "mode", mode_name(r->mode));
+	jw_u64(o, "rate", r->rate);
+	jw_u64(o, "size", r->size);
+	jw_u64(o, "max_hops", r->max_hops);
+	jw_u64(o, "session", r->session);
+	jw_u64(o, "elapsed_ns", r->elapsed_ns);
+	jw_bool(o, "interrupted", r->interrupted);
+	return o;
 }
 
-static void json_head(FILE *f, const struct calvin_chain_spec *spec,
-		      const struct calvin_probe_result *r)
+static struct json_object *json_timestamps(const struct calvin_probe_result *r)
 {
-	fprintf(f, "{\n  \"chain\": ");
-	calvin_json_str(f, spec->name);
-	fprintf(f,
-		",\n  \"probe\": {\"count\": %u, \"mode\": \"%s\", \"rate\": %u, \"size\": %u, "
-		"\"max_hops\": %u, \"session\": %" PRIu32 ", \"elapsed_ns\": %" PRIu64
-		", \"interrupted\": %s},\n",
-		r->count, mode_name(r->mode), r->rate, r->size, r->max_hops, r->session,
-		r->elapsed_ns, r->interrupted ? "true" : "false");
-	fprintf(f, "  \"timestamps\": {\"source\": ");
-	calvin_json_str(f, r->ts_source ? r->ts_source : "none");
-	fprintf(f,
-		", \"tx_fallback\": %" PRIu64 ", \"rx_fallback\": %" PRIu64
-		", \"hop_clock\": \"host CLOCK_MONOTONIC\", \"offset_ns\": %" PRId64
-		", \"offset_uncertainty_ns\": %" PRIu64 ", \"offset_step_ns\": %" PRId64
-		", \"end_links_valid\": %s},\n",
-		r->tx_fallback, r->rx_fallback, r->offset_ns, r->offset_unc_ns, r->offset_step_ns,
-		r->end_links_valid ? "true" : "false");
-	fprintf(
-	    f,
-	    "  \"counts\": {\"sent\": %" PRIu64 ", \"received\": %" PRIu64 ", \"lost\": %" PRIu64
-	    ", \"duplicates\": %" PRIu64 ", \"reordered\": %" PRIu64 ", \"bad_replies\": %" PRIu64
-	    ", \"corrupt\": %" PRIu64 ", \"foreign\": %" PRIu64 ", \"send_errors\": %" PRIu64 ", \"overflow\": %" PRIu64
-	    ", \"misordered\": %" PRIu64 ", \"path_mismatch\": %" PRIu64
-	    ", \"hop_records_min\": %u, \"hop_records_max\": %u},\n",
-	    r->sent, r->received, r->lost, r->duplicates, r->reordered, r->bad_replies, r->corrupt,
-	    r->foreign,
-	    r->send_errors, r->overflow, r->misordered, r->path_mismatch, r->hops_min, r->hops_max);
-	if (r->bad_why[0]) {
-		fprintf(f, "  \"bad_replies_first\": ");
-		calvin_json_str(f, r->bad_why);
-		fprintf(f, ",\n");
-	}
-	if (r->platform) {
-		fprintf(f, "  \"platform\": ");
-		calvin_json_str(f, r->platform);
-		fprintf(f, ",\n");
-	}
-	fprintf(f, "  \"rtt_ns\": ");
-	json_hist(f, &r->rtt);
-	fprintf(f, ",\n");
+	struct json_object *o = jw_obj();
+
+	jw_str(o, "source", r->ts_source ? r->ts_source : "none");
+	jw_u64(o, "tx_fallback", r->tx_fallback);
+	jw_u64(o, "rx_fallback", r->rx_fallback);
+	jw_str(o, "hop_clock", "host CLOCK_MONOTONIC");
+	jw_i64(o, "offset_ns", r->offset_ns);
+	jw_u64(o, "offset_uncertainty_ns", r->offset_unc_ns);
+	jw_i64(o, "offset_step_ns", r->offset_step_ns);
+	jw_bool(o, "end_links_valid", r->end_links_valid);
+	return o;
 }
 
-static void json_hops(FILE *f, const struct calvin_chain_spec *spec,
-		      const struct calvin_probe_result *r)
+static struct json_object *json_counts(const struct calvin_probe_result *r)
 {
-	char name[CALVIN_NAME_MAX + 1], label[LABEL_LEN];
+	const struct {
+		const char *key;
+		uint64_t v;
+	} c[] = {
+		{ "sent", r->sent },
+		{ "received", r->received },
+		{ "lost", r->lost },
+		{ "duplicates", r->duplicates },
+		{ "reordered", r->reordered },
+		{ "bad_replies", r->bad_replies },
+		{ "corrupt", r->corrupt },
+		{ "foreign", r->foreign },
+		{ "send_errors", r->send_errors },
+		{ "overflow", r->overflow },
+		{ "misordered", r->misordered },
+		{ "path_mismatch", r->path_mismatch },
+		{ "hop_records_min", r->hops_min },
+		{ "hop_records_max", r->hops_max },
+	};
+	struct json_object *o = jw_obj();
 	unsigned int i;
-	const char *why;
 
-	fprintf(f, "  \"hops\": [");
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		jw_u64(o, c[i].key, c[i].v);
+	return o;
+}
+
+static struct json_object *json_hops(const struct calvin_chain_spec *spec,
+				     const struct calvin_probe_result *r)
+{
+	char name[CALVIN_NAME_MAX + 1];
+	struct json_object *a = jw_arr(), *o;
+	unsigned int i;
+
 	for (i = 0; i < r->nr_pos; i++) {
 		const struct calvin_probe_pos *p = &r->pos[i];
 
-		fprintf(f, "%s\n    {\"position\": %u, \"vnf_id\": %u, \"name\": ", i ? "," : "", i,
-			p->vnf_id);
-		calvin_json_str(f, vnf_name(spec, p->vnf_id, name));
-		fprintf(f,
-			", \"space\": \"%s\", \"dir\": \"%s\", \"clock\": %u, \"residence_ns\": ",
-			space_name(p->space), p->dir == CALVIN_DIR_FWD ? "fwd" : "rev", p->clock);
-		json_hist(f, &p->residence);
-		fputc('}', f);
+		o = jw_obj();
+		jw_u64(o, "position", i);
+		jw_u64(o, "vnf_id", p->vnf_id);
+		jw_str(o, "name", vnf_name(spec, p->vnf_id, name));
+		jw_str(o, "space", space_name(p->space));
+		jw_str(o, "dir", p->dir == CALVIN_DIR_FWD ? "fwd" : "rev");
+		jw_u64(o, "clock", p->clock);
+		jw_add(o, "residence_ns", json_hist(&p->residence));
+		jw_push(a, o);
 	}
-	fprintf(f, "%s],\n  \"links\": [", r->nr_pos ? "\n  " : "");
+	return a;
+}
+
+static struct json_object *json_links(const struct calvin_chain_spec *spec,
+				      const struct calvin_probe_result *r)
+{
+	struct json_object *a = jw_arr(), *o;
+	char label[LABEL_LEN];
+	unsigned int i;
+	const char *why;
+
 	for (i = 0; r->nr_pos && i <= r->nr_pos; i++) {
 		why = calvin_link_invalid(r, i);
 		calvin_report_link_label(spec, r, i, label);
-		fprintf(f, "%s\n    {\"label\": ", i ? "," : "");
-		calvin_json_str(f, label);
-		fprintf(f, ", \"via_server\": %s, \"valid\": %s, ",
-			i < r->nr_pos && r->pos[i].via_server ? "true" : "false",
-			why ? "false" : "true");
-		if (why) {
-			fprintf(f, "\"reason\": ");
-			calvin_json_str(f, why);
-		} else {
-			fprintf(f, "\"ns\": ");
-			json_hist(f, link_hist(r, i));
-		}
-		fputc('}', f);
+		o = jw_obj();
+		jw_str(o, "label", label);
+		jw_bool(o, "via_server", i < r->nr_pos && r->pos[i].via_server);
+		jw_bool(o, "valid", !why);
+		if (why)
+			jw_str(o, "reason", why);
+		else
+			jw_add(o, "ns", json_hist(link_hist(r, i)));
+		jw_push(a, o);
 	}
-	fprintf(f, "%s],\n", r->nr_pos ? "\n  " : "");
+	return a;
 }
 
-void calvin_report_json(FILE *f, const struct calvin_chain_spec *spec,
-			const struct calvin_probe_result *r)
+struct json_object *calvin_report_jobj(const struct calvin_chain_spec *spec,
+				       const struct calvin_probe_result *r)
 {
 	char verdict[CALVIN_VERDICT_LEN];
 	int v = calvin_verdict_text(spec, r, verdict, sizeof(verdict));
+	struct json_object *o = jw_obj(), *vo = jw_obj();
 
-	json_head(f, spec, r);
-	json_hops(f, spec, r);
-	fprintf(f, "  \"budget_ns\": %" PRIu64 ",\n", spec->budget_ns);
-	fprintf(f, "  \"verdict\": {\"within_budget\": %s, \"p99_rtt_ns\": %" PRIu64 ", \"text\": ",
-		v ? "false" : "true", calvin_hist_percentile(&r->rtt, 99));
-	calvin_json_str(f, verdict);
-	fprintf(f, "}");
-	calvin_report_notes_json(f, spec, r);
-	fprintf(f, "\n}\n");
+	jw_str(o, "chain", spec->name);
+	jw_add(o, "probe", json_probe(r));
+	jw_add(o, "timestamps", json_timestamps(r));
+	jw_add(o, "counts", json_counts(r));
+	if (r->bad_why[0])
+		jw_str(o, "bad_replies_first", r->bad_why);
+	if (r->platform)
+		jw_str(o, "platform", r->platform);
+	jw_add(o, "rtt_ns", json_hist(&r->rtt));
+	jw_add(o, "hops", json_hops(spec, r));
+	jw_add(o, "links", json_links(spec, r));
+	jw_u64(o, "budget_ns", spec->budget_ns);
+	jw_bool(vo, "within_budget", !v);
+	jw_u64(vo, "p99_rtt_ns", calvin_hist_percentile(&r->rtt, 99));
+	jw_str(vo, "text", verdict);
+	jw_add(o, "verdict", vo);
+	calvin_report_notes_jadd(o, spec, r);
+	return o;
+}
+
+int calvin_report_json(FILE *f, const struct calvin_chain_spec *spec,
+		       const struct calvin_probe_result *r)
+{
+	struct json_object *o = calvin_report_jobj(spec, r);
+	int err = o ? jw_write(f, o, true) : -ENOMEM;
+
+	json_object_put(o);
+	return err;
 }

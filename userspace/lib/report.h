@@ -15,15 +15,18 @@
  * of links, counts, and the verdict line. */
 void calvin_report_text(FILE *f, const struct calvin_chain_spec *spec,
 			const struct calvin_probe_result *r);
-/* The same content as one JSON object; times are integer nanoseconds. */
-void calvin_report_json(FILE *f, const struct calvin_chain_spec *spec,
-			const struct calvin_probe_result *r);
+/* The same content as one JSON object; times are integer nanoseconds.
+ * The caller puts it (json_object_put); NULL when out of memory. */
+struct json_object;
+struct json_object *calvin_report_jobj(const struct calvin_chain_spec *spec,
+				       const struct calvin_probe_result *r);
+/* That object written to f as one indented document (report.json).
+ * 0 or -errno. */
+int calvin_report_json(FILE *f, const struct calvin_chain_spec *spec,
+		       const struct calvin_probe_result *r);
 /* 0 when the chain is within budget: p99 RTT <= spec->budget_ns (no
  * budget: not checked), no loss, and at least one reply; 1 otherwise. */
 int calvin_verdict(const struct calvin_chain_spec *spec, const struct calvin_probe_result *r);
-
-/* s as a JSON string, quotes included. */
-void calvin_json_str(FILE *f, const char *s);
 
 /* Building blocks, exposed for tests. */
 #define CALVIN_DUR_LEN 24
@@ -64,11 +67,11 @@ void calvin_share_text(const struct calvin_share *s, char *buf, size_t len);
  * degraded. */
 void calvin_report_notes_text(FILE *f, const struct calvin_chain_spec *spec,
 			      const struct calvin_probe_result *r);
-/* The same as JSON members (",\n  \"largest_share\": {...}" and
- * ",\n  \"placement\": [...]"), after the verdict member. */
-void calvin_report_notes_json(FILE *f, const struct calvin_chain_spec *spec,
+/* The same as members of the report's JSON object o: "largest_share"
+ * ({"kind", "label", "p99_ns", "rtt_p99_ns"}) and "placement". */
+void calvin_report_notes_jadd(struct json_object *o, const struct calvin_chain_spec *spec,
 			      const struct calvin_probe_result *r);
 /* The degraded VNFs as a JSON array: [{"vnf", "asked", "granted", "why"}]. */
-void calvin_degraded_json(FILE *f, const struct calvin_degraded *d, unsigned int n);
+struct json_object *calvin_degraded_jarr(const struct calvin_degraded *d, unsigned int n);
 
 #endif /* CALVIN_REPORT_H */

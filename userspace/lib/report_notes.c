@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "jsonw.h"
 #include "report.h"
 
 /* A label of calvin_report_hop_label() without the padding that lines up
@@ -96,34 +97,35 @@ void calvin_report_notes_text(FILE *f, const struct calvin_chain_spec *spec,
 	}
 }
 
-void calvin_degraded_json(FILE *f, const struct calvin_degraded *d, unsigned int n)
+struct json_object *calvin_degraded_jarr(const struct calvin_degraded *d, unsigned int n)
 {
+	struct json_object *a = jw_arr(), *o;
 	unsigned int i;
 
-	fputc('[', f);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%s{\"vnf\": ", i ? ", " : "");
-		calvin_json_str(f, d[i].vnf);
-		fprintf(f, ", \"asked\": \"%s\", \"granted\": \"%s\", \"why\": ",
-			calvin_grant_name(d[i].asked), calvin_grant_name(d[i].granted));
-		calvin_json_str(f, d[i].why);
-		fputc('}', f);
+		o = jw_obj();
+		jw_str(o, "vnf", d[i].vnf);
+		jw_str(o, "asked", calvin_grant_name(d[i].asked));
+		jw_str(o, "granted", calvin_grant_name(d[i].granted));
+		jw_str(o, "why", d[i].why);
+		jw_push(a, o);
 	}
-	fputc(']', f);
+	return a;
 }
 
-void calvin_report_notes_json(FILE *f, const struct calvin_chain_spec *spec,
+void calvin_report_notes_jadd(struct json_object *o, const struct calvin_chain_spec *spec,
 			      const struct calvin_probe_result *r)
 {
+	struct json_object *share;
 	struct calvin_share s;
 
 	if (calvin_verdict(spec, r) && !calvin_report_largest_share(spec, r, &s)) {
-		fprintf(f, ",\n  \"largest_share\": {\"kind\": \"%s\", \"label\": ",
-			s.link ? "link" : "hop");
-		calvin_json_str(f, s.label);
-		fprintf(f, ", \"p99_ns\": %" PRIu64 ", \"rtt_p99_ns\": %" PRIu64 "}", s.p99_ns,
-			s.rtt_p99_ns);
+		share = jw_obj();
+		jw_str(share, "kind", s.link ? "link" : "hop");
+		jw_str(share, "label", s.label);
+		jw_u64(share, "p99_ns", s.p99_ns);
+		jw_u64(share, "rtt_p99_ns", s.rtt_p99_ns);
+		jw_add(o, "largest_share", share);
 	}
-	fprintf(f, ",\n  \"placement\": ");
-	calvin_degraded_json(f, r->degraded, r->nr_degraded);
+	jw_add(o, "placement", calvin_degraded_jarr(r->degraded, r->nr_degraded));
 }

@@ -22,6 +22,7 @@
 #include "backend.h"
 #include "bench.h"
 #include "isolate/isolate.h"
+#include "jout.h"
 #include "probe.h"
 #include "util.h"
 
@@ -84,6 +85,7 @@ static int variant_text(const struct calvin_chain_spec *spec, struct calvin_spec
 int bench_up(struct bench *b, const struct calvin_chain_spec *spec)
 {
 	struct calvin_spec_text text;
+	struct json_object *doc;
 	int saved, null, rc;
 
 	if (bench_journal_chain(&b->journal, spec->name)) {
@@ -93,7 +95,9 @@ int bench_up(struct bench *b, const struct calvin_chain_spec *spec)
 	rc = variant_text(spec, &text);
 	if (rc)
 		return rc;
-	/* `calvin up`'s own line, once per round, would bury the report */
+	/* `calvin up`'s own line, once per round, would bury the report;
+	 * under -j, its members are not the bench's */
+	doc = jout_take();
 	fflush(stdout);
 	saved = dup(STDOUT_FILENO);
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -101,6 +105,7 @@ int bench_up(struct bench *b, const struct calvin_chain_spec *spec)
 		dup2(null, STDOUT_FILENO);
 	rc = chain_up(spec, &text);
 	calvin_spec_text_free(&text);
+	jout_set(doc);
 	fflush(stdout);
 	if (saved >= 0) {
 		dup2(saved, STDOUT_FILENO);

@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "isolate_priv.h"
+#include "text_escape.h"
 #include "util.h"
 
 #define MAX_CHAINS 64
@@ -154,6 +155,7 @@ static int restore_all(struct isolate_ctx *x)
 static void print_summary(const struct isolate_ctx *x, unsigned int others, unsigned int steered)
 {
 	char iso[CALVIN_CPUS_TEXT_MAX], hk[CALVIN_CPUS_TEXT_MAX], irq[CALVIN_CPUS_TEXT_MAX];
+	char other[CALVIN_ESCAPED_LEN(sizeof(x->foreign.first))];
 	const char *how =
 	    x->mode == CALVIN_ISOLATE_V2 ? "cgroup v2 isolated partition" : "cgroup v1 cpusets";
 	unsigned int n = calvin_cpumask_count(&x->isolate);
@@ -180,7 +182,8 @@ static void print_summary(const struct isolate_ctx *x, unsigned int others, unsi
 		printf(", nor %u other tasks", x->tasks_stuck);
 	if (x->foreign.first[0])
 		printf("; another tool's cpuset %s spans CPU%s %s too (%u tasks%s)",
-		       x->foreign.first, n > 1 ? "s" : "", iso, x->foreign.tasks,
+		       calvin_text_escape_str(x->foreign.first, other, sizeof(other)),
+		       n > 1 ? "s" : "", iso, x->foreign.tasks,
 		       x->foreign.balances ? ", load-balanced" : "");
 	printf("; %u of %u IRQs on CPU%s %s", x->irqs_moved, x->irqs,
 	       calvin_cpumask_count(&x->irq_cpus) > 1 ? "s" : "", irq);

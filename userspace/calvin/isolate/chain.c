@@ -142,7 +142,7 @@ int isolation_check(const struct calvin_chain_spec *spec, const struct calvin_pl
 	for (i = 0; i < spec->nr_vnfs; i++)
 		vnf_cpu[i] = plan->vnf[i].cpu;
 	if (calvin_realtime_check(spec, vnf_cpu, &plan->housekeeping, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+		calvin_err_line(err);
 		return CALVIN_EXIT_USAGE;
 	}
 	if (isolate_host_detect(&h))

@@ -92,7 +92,10 @@ void isolation_join_housekeeping(void);
 /* `calvin status`: each user VNF's placement read back from the kernel,
  * and the host's isolation; housekeeping: the chain's housekeeping CPUs
  * (its plan record's). */
+struct json_object;
+/* As text on out, or under -j as members of the chain's object
+ * ("isolation", "placement_read_back") when chain is not NULL. */
 void isolation_status(FILE *out, const struct isolate_host *h, const struct calvin_chain_spec *spec,
-		      const struct calvin_cpumask *housekeeping, bool json);
+		      const struct calvin_cpumask *housekeeping, struct json_object *chain);
 
 #endif /* CALVIN_ISOLATE_H */

@@ -12,6 +12,7 @@
 #include "dpdk_query.h"
 #include "kvnf.h"
 #include "netns.h"
+#include "vnf_stats.h"
 #include "util.h"
 
 int netns_node_enter(const struct calvin_chain_spec *s, const char *node, int *saved)
@@ -65,7 +66,8 @@ int netns_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *
 	int err;
 
 	err = vnf_file_prefix(prefix, sizeof(prefix), s->name, s->vnfs[vnf].name);
-	return err ? err : dpdk_query(prefix, "/calvin/stats", json, len);
+	return err ? err
+		   : dpdk_query(prefix, CALVIN_VNF_STATS_CMD, json, len, VNF_ANSWER_TIMEOUT_MS);
 }
 
 int netns_kernel_update(const struct calvin_chain_spec *s, unsigned int vnf)

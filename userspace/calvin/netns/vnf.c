@@ -19,6 +19,7 @@
 #include "netns.h"
 #include "ready.h"
 #include "sa_pipe.h"
+#include "text_escape.h"
 #include "util.h"
 #include "vnf_argv.h"
 
@@ -95,7 +96,8 @@ static void vnf_child(struct deploy *d, unsigned int i, struct calvin_vnf_argv *
 	_exit(127);
 }
 
-/* Last line of a log, for a one-line error. */
+/* Last line of a log, for a one-line error: the VNF's (and DPDK's)
+ * words, escaped before they reach a terminal. */
 static void last_line(const char *log, char *out, size_t len)
 {
 	char line[512];
@@ -105,10 +107,8 @@ static void last_line(const char *log, char *out, size_t len)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f))
-		if (line[0] != '\n') {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(out, len, "%s", line);
-		}
+		if (line[0] != '\n')
+			calvin_text_escape(line, strcspn(line, "\n"), out, len);
 	fclose(f);
 }
 
@@ -189,7 +189,8 @@ int netns_user_vnf(struct deploy *d, unsigned int i)
 {
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
 	int go[2], ready[2], pmd[CALVIN_READY_SIDES], keys, err;
-	char path[PATH_MAX], ns[128], log[PATH_MAX + 64], why[512], bin[PATH_MAX];
+	char path[PATH_MAX], ns[128], log[PATH_MAX + 64], why[CALVIN_ESCAPED_LEN(512)],
+	    bin[PATH_MAX];
 	struct calvin_vnf_argv a;
 	unsigned long long st;
 	pid_t pid;
