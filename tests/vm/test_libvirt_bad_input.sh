@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # What the libvirt backend refuses before it creates anything, each with
 # one line and exit 2: a libvirt it cannot reach, a node of two VNFs, a
-# missing guest image. And `calvin plan` names the accelerator, decided
-# once and cached in the run dir.
+# guest image folder that is missing or lacks a file. And `calvin plan`
+# names the accelerator, decided once and cached in the run dir.
 . "$(dirname "$0")/libvirt.sh"
 require_libvirt
 C=t-lvbad
@@ -19,11 +19,15 @@ refused() { # SPEC WHAT: exit 2, one line naming WHAT, nothing journalled
 	cat "$TMP/err"
 }
 
-SPEC=$(spec_copy chains/tactile-fwd-vm.yaml $C uri "qemu+unix:///system?socket=$TMP/none")
-refused "$SPEC" "cannot reach libvirt at qemu+unix:///system?socket=$TMP/none"
+# an allowed uri where no libvirt listens (port 1 of this host)
+SPEC=$(spec_copy chains/tactile-fwd-vm.yaml $C uri "qemu+tcp://127.0.0.1:1/system")
+refused "$SPEC" "cannot reach libvirt at qemu+tcp://127.0.0.1:1/system"
 
 SPEC=$(spec_copy chains/tactile-fwd-vm.yaml $C image "$TMP/no-image")
-refused "$SPEC" "no guest image: $TMP/no-image/vmlinuz is missing"
+refused "$SPEC" "image $TMP/no-image is not a folder"
+mkdir "$TMP/no-image"
+cp "$IMG/vmlinuz" "$TMP/no-image/"
+refused "$SPEC" "image $TMP/no-image/initramfs.img (the guest initramfs) is missing"
 
 SPEC=$(spec_copy chains/tactile-fwd-vm.yaml $C)
 sed -i 's/^  - name: fwd-u/  - name: acl\n    kind: acl\n    node: fwd-k\n&/' "$SPEC"

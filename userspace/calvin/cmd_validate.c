@@ -16,6 +16,8 @@ int cmd_validate(const struct cmd_args *a)
 	rc = load_spec(path, &spec);
 	if (!rc)
 		rc = check_key_files(&spec);
+	if (!rc)
+		rc = check_vm_image(&spec);
 	if (rc)
 		return rc;
 	if (calvin_json)

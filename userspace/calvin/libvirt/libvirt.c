@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../netns/netns.h"
+#include "commands.h"
 #include "lv.h"
 #include "util.h"
 
@@ -39,24 +40,21 @@ static int check_nodes(const struct calvin_chain_spec *s)
 	return 0;
 }
 
+/* The image a chain names is checked where it names it; the build's own
+ * is checked here, so that a missing one says how to make it. */
 static int check_image(const struct calvin_chain_spec *s)
 {
-	static const char *const files[] = { "vmlinuz", "initramfs.img" };
-	char dir[PATH_MAX], path[PATH_MAX + 32];
-	size_t i;
+	char dir[PATH_MAX], why[PATH_MAX + 128];
 
+	if (s->libvirt.image[0])
+		return check_vm_image(s);
 	lv_image(s, dir, sizeof(dir));
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		if (access(path, R_OK)) {
-			calvin_err(
-			    "%s: no guest image: %s is missing; build it with 'make vm-image' "
-			    "or set 'image:' in the libvirt section",
-			    s->path, path);
-			return CALVIN_EXIT_USAGE;
-		}
-	}
-	return 0;
+	if (!calvin_vm_image_check(dir, why, sizeof(why)))
+		return 0;
+	calvin_err("%s: no guest image: %s; build it with 'make vm-image' or set 'image:' in the "
+		   "libvirt section",
+		   s->path, why);
+	return CALVIN_EXIT_USAGE;
 }
 
 /* The line `plan`, `up` and every report give about the VMs. */
