@@ -184,6 +184,12 @@ $(B)/tests/unit/test_isolate_tree: tests/unit/test_isolate_tree.c \
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt cmocka) $(LIB_LDLIBS)
 
+# The agent channel's deadlines, over real sockets.
+$(B)/tests/unit/test_agent_channel: tests/unit/test_agent_channel.c $(AGENT_CLIENT_OBJS) \
+		$(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs cmocka) $(LIB_LDLIBS)
+
 $(B)/tests/bpf/%: tests/bpf/%.c $(BPF_OBJS) $(B)/lib/libcalvin.a \
 		$(wildcard tests/bpf/*.h kernel/*.h include/calvin/*.h)
 	@mkdir -p $(@D)

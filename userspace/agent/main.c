@@ -79,7 +79,7 @@ static void reply_error(struct calvin_channel *ch, const char *line)
 	struct calvin_agent_msg reply = {.type = CALVIN_AGENT_ERROR};
 
 	reply.error = calvin_agent_str(line);
-	if (calvin_channel_send(ch, &reply))
+	if (calvin_channel_send(ch, &reply, CALVIN_CHANNEL_FRAME_MS))
 		fprintf(stderr, AGENT_PROG ": could not send error: %s\n", line);
 }
 
@@ -104,7 +104,8 @@ static int serve_one(struct calvin_channel *ch, const struct calvin_agent_msg *m
 		reply_error(ch, err);
 		return 0;
 	}
-	if (calvin_channel_send(ch, &reply))
+	/* a host that stops reading costs a timeout, not the agent */
+	if (calvin_channel_send(ch, &reply, CALVIN_CHANNEL_FRAME_MS))
 		fprintf(stderr, AGENT_PROG ": could not answer %s\n",
 			calvin_agent_type_name(m->type));
 	return m->type == CALVIN_AGENT_SHUTDOWN;
@@ -126,6 +127,12 @@ static int serve(int fd)
 			/* no host on the port: poll says so at once, so wait here */
 			calvin_channel_reset(&ch);
 			nanosleep(&idle, NULL);
+			continue;
+		}
+		if (err == -ETIMEDOUT) {
+			/* a host that stopped within a frame: drop what it sent */
+			fprintf(stderr, AGENT_PROG ": dropped a frame the host did not finish\n");
+			calvin_channel_reset(&ch);
 			continue;
 		}
 		if (err) {

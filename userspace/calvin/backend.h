@@ -55,7 +55,13 @@ struct kvnf_counters {
 	uint64_t default_hits;
 };
 
-/* Every operation returns 0 or -errno and prints its own one-line error. */
+/* How long a VNF's counters may take to read, from asking to the last
+ * byte: a wedged VNF or guest agent is -ETIMEDOUT after this, and
+ * `calvin status` says "not answering" and goes on with the others. */
+#define STATUS_TIMEOUT_MS 2000
+
+/* Every operation returns 0 or -errno and prints its own one-line error
+ * (kernel_stats and user_stats: but -ETIMEDOUT, which status prints). */
 struct node_backend {
 	const char *name;
 	/* Can this host run the chain at all? Runs before anything is created;

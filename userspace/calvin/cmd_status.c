@@ -17,6 +17,24 @@
 #include "util.h"
 
 static const char *const dir_name[] = {"fwd", "rev"};
+/* a VNF did not answer within STATUS_TIMEOUT_MS: status goes on, and
+ * exits non-zero at the end */
+static bool silent_vnf;
+
+/* A VNF's stats read failed for want of an answer: one line, as text or
+ * as its JSON object's error. */
+static bool not_answering(const char *name, const char *space, int err, bool first)
+{
+	if (err != -ETIMEDOUT)
+		return false;
+	silent_vnf = true;
+	if (calvin_json)
+		printf("%s{\"name\":\"%s\",\"space\":\"%s\",\"error\":\"not answering (%d s)\"}",
+		       first ? "" : ",", name, space, STATUS_TIMEOUT_MS / 1000);
+	else
+		printf("  %s: not answering (%d s)\n", name, STATUS_TIMEOUT_MS / 1000);
+	return true;
+}
 
 /* acl: hits per rule, in rule order, and of the default action. */
 static void acl_hits(const struct kvnf_counters *c, const struct calvin_vnf_spec *v)
@@ -46,6 +64,8 @@ static void kernel_stats(const struct calvin_chain_spec *spec, unsigned int vnf,
 	int d, err;
 
 	err = backend_of(spec)->kernel_stats(spec, vnf, &c);
+	if (not_answering(v->name, "kernel", err, first))
+		return;
 	if (calvin_json) {
 		printf("%s{\"name\":\"%s\",\"kind\":\"%s\",\"space\":\"kernel\"", first ? "" : ",",
 		       v->name, calvin_vnf_kind_name(v->kind));
@@ -120,6 +140,8 @@ static void user_stats(const struct calvin_chain_spec *spec, unsigned int vnf, b
 	int err;
 
 	err = backend_of(spec)->user_stats(spec, vnf, buf, sizeof(buf));
+	if (not_answering(node, "user", err, first))
+		return;
 	if (calvin_json) {
 		printf("%s{\"name\":\"%s\",\"space\":\"user\",", first ? "" : ",", node);
 		if (err)
@@ -218,5 +240,5 @@ int cmd_status(const struct cmd_args *a)
 	}
 	if (calvin_json)
 		printf("]\n");
-	return rc;
+	return rc ? rc : silent_vnf ? CALVIN_EXIT_FAIL : 0;
 }

@@ -128,21 +128,22 @@ out:
 	return err;
 }
 
-/* The counters of a VNF's agent; ch stays open for reply's strings. */
+/* The counters of a VNF's agent, within STATUS_TIMEOUT_MS in all; ch
+ * stays open for reply's strings. An agent that does not answer in time
+ * (a paused VM, a stopped agent) is -ETIMEDOUT, left for status to say. */
 static int vnf_status(const struct calvin_chain_spec *s, unsigned int vnf,
 		      struct calvin_channel *ch, struct calvin_agent_msg *reply)
 {
 	const char *node = calvin_vnf_node(&s->vnfs[vnf]);
 	struct calvin_agent_msg req = { .type = CALVIN_AGENT_STATUS };
-	int err;
+	char path[PATH_MAX], err[CALVIN_AGENT_LINE_MAX + 128];
+	int e;
 
-	err = agent_connect(s->name, node, LV_CALL_TIMEOUT_MS, ch);
-	if (err)
-		return err;
-	err = agent_call(ch, node, &req, reply);
-	if (err)
-		calvin_agent_close(ch);
-	return err;
+	lv_node_file(path, sizeof(path), s->name, node, "agent");
+	e = calvin_agent_ask(ch, path, &req, reply, STATUS_TIMEOUT_MS, err, sizeof(err));
+	if (e && e != -ETIMEDOUT)
+		calvin_err("%s: %s (its console: %s.d/%s.console)", node, err, s->name, node);
+	return e;
 }
 
 /* "fwd.rx_packets" into its direction and field of out. */
