@@ -31,15 +31,19 @@ LIB_SRCS := $(wildcard userspace/lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LOADER_SRCS := $(filter-out %.bpf.c,$(wildcard kernel/*.c))
 # userspace/agent/: the guest agent, and the pieces the host shares with it
-# (the framed channel, the host's client, the DPDK telemetry query).
-AGENT_SHARED_SRCS := userspace/agent/channel.c userspace/agent/dpdk_query.c
-AGENT_SRCS := userspace/agent/main.c userspace/agent/vnf.c $(AGENT_SHARED_SRCS)
+# (the framed channel, the host's client, the DPDK telemetry query, reading
+# the kernel's text files).
+AGENT_SHARED_SRCS := userspace/agent/channel.c userspace/agent/dpdk_query.c \
+	userspace/agent/textfile.c
+AGENT_SRCS := userspace/agent/main.c userspace/agent/vnf.c userspace/agent/proc.c \
+	$(AGENT_SHARED_SRCS)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/%.o)
 AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.o
 CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
 	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c userspace/calvin/bench/*.c) \
 	$(LOADER_SRCS) \
-	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c
+	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
+	userspace/agent/textfile.c
 CALVIN_OBJS := $(CALVIN_SRCS:%.c=$(B)/%.o)
 VNF_SRCS := $(wildcard userspace/vnf/*.c)
 VNF_OBJS := $(VNF_SRCS:%.c=$(B)/%.o)

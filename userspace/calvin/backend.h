@@ -13,6 +13,7 @@
 #include "chainspec.h"
 #include "loader.h"
 #include "pair.h"
+#include "placement.h"
 #include "plan.h"
 #include "state.h"
 #include "topo.h"
@@ -94,6 +95,11 @@ struct node_backend {
 	/* a user VNF's counters, as the JSON its telemetry answers */
 	int (*user_stats)(const struct calvin_chain_spec *s, unsigned int vnf, char *json,
 			  size_t len);
+	/* Where a user VNF runs, read from the node that runs it (a VM's
+	 * agent); 0, -ETIMEDOUT (unprinted) or -errno. NULL: a process of
+	 * the host's own, found through the journal (isolate/status.c). */
+	int (*vnf_placement)(const struct calvin_chain_spec *s, unsigned int vnf,
+			     struct calvin_vnf_placement *p);
 	/* new parameters for a running kernel VNF (live update) */
 	int (*kernel_update)(const struct calvin_chain_spec *s, unsigned int vnf);
 	/* `calvin bench wakeup` where the VNF's cores are not the host's (a

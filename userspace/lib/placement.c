@@ -77,25 +77,61 @@ const char *calvin_sched_policy_name(unsigned int policy)
 	return policy < sizeof(names) / sizeof(names[0]) ? names[policy] : "?";
 }
 
+/* A VNF in a VM: the host CPUs of its vCPU, where libvirt said. */
+static void print_host_cpus(FILE *f, bool json, const struct calvin_vnf_placement *p)
+{
+	char cpus[CALVIN_CPUS_TEXT_MAX];
+
+	if (p->host_last_cpu < 0 || !calvin_cpumask_list(&p->host_allowed, cpus, sizeof(cpus)))
+		return;
+	if (json)
+		fprintf(f, ",\"host_cpus\":\"%s\",\"host_last_cpu\":%d", cpus, p->host_last_cpu);
+	else
+		fprintf(f, "  vCPU on host CPUs %s (last %d)", cpus, p->host_last_cpu);
+}
+
 static void print_json(FILE *f, const struct calvin_vnf_placement *p, const char *cpus)
 {
 	fprintf(f, "{\"name\":\"%s\",\"pid\":%d,", p->name, p->pid);
 	if (!p->pid) {
-		fprintf(f, "\"running\":false}");
+		fprintf(f, "\"running\":false");
+		if (p->vm[0])
+			fprintf(f, ",\"vm\":\"%s\"", p->vm);
+		if (p->vm[0] && p->exited)
+			fprintf(f, ",\"exit_status\":%d", p->exit_status);
+		fprintf(f, "}");
 		return;
 	}
-	fprintf(f,
-		"\"running\":true,\"cpus_allowed\":\"%s\",\"last_cpu\":%d,\"policy\":\"%s\","
-		"\"priority\":%u,\"cpuset\":\"%s\",\"locked_kb\":%lu,\"isolated\":%s",
-		cpus, p->last_cpu, calvin_sched_policy_name(p->policy), p->priority, p->cpuset,
-		p->locked_kb, p->isolated_by ? "true" : "false");
+	fprintf(f, "\"running\":true,");
+	if (p->vm[0])
+		fprintf(f, "\"vm\":\"%s\",", p->vm);
+	fprintf(f, "\"cpus_allowed\":\"%s\",\"last_cpu\":%d,\"policy\":\"%s\",\"priority\":%u,",
+		cpus, p->last_cpu, calvin_sched_policy_name(p->policy), p->priority);
+	if (!p->vm[0])
+		fprintf(f, "\"cpuset\":\"%s\",", p->cpuset);
+	fprintf(f, "\"locked_kb\":%lu,\"isolated\":%s", p->locked_kb,
+		p->isolated_by ? "true" : "false");
 	if (p->isolated_by)
 		fprintf(f, ",\"isolated_by\":\"%s\"", p->isolated_by);
+	if (p->vm[0])
+		print_host_cpus(f, true, p);
 	fprintf(f, "}");
+}
+
+static void print_not_running(FILE *f, const struct calvin_vnf_placement *p)
+{
+	fprintf(f, "not running");
+	if (p->vm[0] && p->exited)
+		fprintf(f, " (exited in VM %s, wait status %d)", p->vm, p->exit_status);
+	else if (p->vm[0])
+		fprintf(f, " (in VM %s)", p->vm);
+	fprintf(f, "\n");
 }
 
 void calvin_placement_print(FILE *f, bool json, const struct calvin_vnf_placement *p)
 {
+	/* in a VM: the guest's CPUs, which are vCPUs to the host */
+	const char *v = p->vm[0] ? "vCPU" : "";
 	char cpus[CALVIN_CPUS_TEXT_MAX];
 
 	if (!calvin_cpumask_list(&p->allowed, cpus, sizeof(cpus)))
@@ -106,19 +142,25 @@ void calvin_placement_print(FILE *f, bool json, const struct calvin_vnf_placemen
 	}
 	fprintf(f, "  %-12s ", p->name);
 	if (!p->pid) {
-		fprintf(f, "not running\n");
+		print_not_running(f, p);
 		return;
 	}
-	fprintf(f, "pid %d  cpus %s  last ran on %d  %s", p->pid, cpus, p->last_cpu,
-		calvin_sched_policy_name(p->policy));
+	fprintf(f, "pid %d", p->pid);
+	if (p->vm[0])
+		fprintf(f, " in VM %s", p->vm);
+	fprintf(f, "  %s %s  last ran on %s%s%d  %s", p->vm[0] ? "vCPUs" : "cpus", cpus, v,
+		*v ? " " : "", p->last_cpu, calvin_sched_policy_name(p->policy));
 	if (p->policy == 1 || p->policy == 2)
 		fprintf(f, " %u", p->priority);
-	fprintf(f, "  cpuset %s  ", p->cpuset);
+	if (!p->vm[0])
+		fprintf(f, "  cpuset %s", p->cpuset);
 	if (p->isolated_by)
-		fprintf(f, "isolated (%s)", p->isolated_by);
+		fprintf(f, "  isolated (%s)", p->isolated_by);
 	else
-		fprintf(f, "not isolated");
+		fprintf(f, "  not isolated");
 	if (p->locked_kb)
 		fprintf(f, "  locked %lu kB", p->locked_kb);
+	if (p->vm[0])
+		print_host_cpus(f, false, p);
 	fprintf(f, "\n");
 }

@@ -279,9 +279,20 @@ static const struct state_entry *vnf_proc(const struct chain_state *st, const ch
 	return NULL;
 }
 
+/* A VNF whose node did not answer within STATUS_TIMEOUT_MS. */
+static void not_answering(FILE *out, bool json, const char *name)
+{
+	if (json)
+		fprintf(out, "{\"name\":\"%s\",\"error\":\"not answering (%d s)\"}", name,
+			STATUS_TIMEOUT_MS / 1000);
+	else
+		fprintf(out, "  %s: not answering (%d s)\n", name, STATUS_TIMEOUT_MS / 1000);
+}
+
 void isolation_status(FILE *out, const struct isolate_host *h, const struct calvin_chain_spec *spec,
 		      bool json)
 {
+	const struct node_backend *be = backend_of(spec);
 	struct calvin_vnf_placement p;
 	struct isolated_now now;
 	struct chain_state *st;
@@ -301,10 +312,18 @@ void isolation_status(FILE *out, const struct isolate_host *h, const struct calv
 			continue;
 		memset(&p, 0, sizeof(p));
 		snprintf(p.name, sizeof(p.name), "%s", spec->vnfs[i].name);
-		node_netns(ns, sizeof(ns), spec->name, calvin_vnf_node(&spec->vnfs[i]));
-		read_placement(h, vnf_proc(st, ns), &now, &p);
 		if (json && n++)
 			fprintf(out, ",");
+		/* a VM's VNF is a process of its guest: its agent says */
+		if (be->vnf_placement) {
+			if (be->vnf_placement(spec, i, &p) == -ETIMEDOUT)
+				not_answering(out, json, p.name);
+			else
+				calvin_placement_print(out, json, &p);
+			continue;
+		}
+		node_netns(ns, sizeof(ns), spec->name, calvin_vnf_node(&spec->vnfs[i]));
+		read_placement(h, vnf_proc(st, ns), &now, &p);
 		calvin_placement_print(out, json, &p);
 	}
 	if (json)

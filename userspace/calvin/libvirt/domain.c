@@ -184,6 +184,33 @@ int lv_domain_create(struct deploy *d, unsigned int n)
 	return err;
 }
 
+void lv_vcpu_host(const struct calvin_chain_spec *s, const char *domain, int vcpu, int *last,
+		  struct calvin_cpumask *allowed)
+{
+	unsigned char maps[2][CALVIN_MAX_CPUS / 8];
+	virVcpuInfo info[2];
+	virConnectPtr conn;
+	virDomainPtr dom;
+	int n, c;
+
+	*last = -1;
+	if (vcpu < 0 || vcpu > 1 || lv_open(s->libvirt.uri, &conn))
+		return;
+	dom = virDomainLookupByName(conn, domain);
+	if (!dom)
+		return;
+	memset(maps, 0, sizeof(maps));
+	n = virDomainGetVcpus(dom, info, 2, &maps[0][0], sizeof(maps[0]));
+	virDomainFree(dom);
+	if (n <= vcpu)
+		return;
+	memset(allowed, 0, sizeof(*allowed));
+	for (c = 0; c < CALVIN_MAX_CPUS; c++)
+		if (VIR_CPU_USABLE(&maps[0][0], sizeof(maps[0]), vcpu, c))
+			calvin_cpumask_set(allowed, c);
+	*last = info[vcpu].cpu;
+}
+
 static int domain_destroy(const struct state_entry *e)
 {
 	virConnectPtr conn;

@@ -193,6 +193,7 @@ const struct node_backend libvirt_backend = {
 	.node_exec = lv_node_exec,
 	.kernel_stats = lv_kernel_stats,
 	.user_stats = lv_user_stats,
+	.vnf_placement = lv_vnf_placement,
 	.kernel_update = lv_kernel_update,
 	.destroy = lv_destroy,
 };

@@ -40,6 +40,10 @@ int lv_links_destroy(struct chain_state *s);
 void lv_memory_facts(const struct calvin_chain_spec *s, bool *huge, bool *locked);
 int lv_domain_create(struct deploy *d, unsigned int node);
 int lv_domains_destroy(struct chain_state *s);
+/* Where domain's vCPU vcpu runs on the host: the CPU it last ran on and
+ * those it may run on; *last stays -1 where libvirt does not say. */
+void lv_vcpu_host(const struct calvin_chain_spec *s, const char *domain, int vcpu, int *last,
+		  struct calvin_cpumask *allowed);
 /* Where calvin keeps a VM's files: RUN_DIR/CHAIN.d/NODE.SUFFIX */
 void lv_node_file(char *out, size_t len, const char *chain, const char *node, const char *suffix);
 
@@ -47,5 +51,9 @@ void lv_node_file(char *out, size_t len, const char *chain, const char *node, co
 int lv_vnf_start(struct deploy *d, unsigned int node);
 int lv_kernel_stats(const struct calvin_chain_spec *s, unsigned int vnf, struct kvnf_counters *out);
 int lv_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *json, size_t len);
+/* A user VNF's process as its agent reads it in the guest, and its vCPU
+ * on the host as libvirt says. */
+int lv_vnf_placement(const struct calvin_chain_spec *s, unsigned int vnf,
+		     struct calvin_vnf_placement *p);
 
 #endif /* CALVIN_LV_H */
