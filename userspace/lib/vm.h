@@ -79,12 +79,21 @@ struct calvin_vm_desc {
 	const char *agent_socket; /* the host end of the agent's port */
 	const char *port[2];	  /* tap names, by enum calvin_side */
 	uint8_t mac[2][6];	  /* the guest's NICs, by enum calvin_side */
+	/* QEMU's user and group: libvirt's unprivileged ones (its DAC base
+	 * label); both 0: root */
+	unsigned int qemu_uid, qemu_gid;
 };
 
 /* The guest kernel's command line: serial console, vCPU 1 isolated
  * (isolcpus, nohz_full, rcu_nocbs; IRQs on vCPU 0), which NIC is west and
  * which east, the agent's port. -ENOSPC if len is too short. */
 int calvin_vm_cmdline(const struct calvin_vm_desc *d, char *buf, size_t len);
+
+/* The user and group libvirt runs QEMU as, from its capabilities XML
+ * (virConnectGetCapabilities()): the DAC security model's base label for
+ * domains of type kvm, or qemu (TCG). 0, or -ENOENT where it names none
+ * (no DAC model: an unprivileged libvirt). */
+int calvin_vm_dac_label(const char *caps, bool kvm, unsigned int *uid, unsigned int *gid);
 
 /* The domain XML for libvirt. -ENOSPC if len is too short. */
 int calvin_vm_xml(const struct calvin_vm_desc *d, char *buf, size_t len);

@@ -78,13 +78,22 @@ static int vm_desc(struct deploy *d, unsigned int n, struct vm_files *f, struct 
 	const struct calvin_chain_spec *s = d->spec;
 	const char *node = d->nodes[n].name;
 	bool shared = s->placement == CALVIN_PLACE_SHARED;
+	const struct lv_qemu_user *u;
 	char dir[PATH_MAX], why[256];
 	int err;
 
 	memset(vm, 0, sizeof(*vm));
 	err = lv_accel(s, &vm->kvm, why, sizeof(why));
+	if (!err)
+		err = lv_qemu_user(s, vm->kvm, &u);
 	if (err)
 		return -EINVAL;
+	if (u->refused) {
+		calvin_err("%s: %s; give 'image:' a folder it can read", node, u->why);
+		return -EACCES;
+	}
+	vm->qemu_uid = u->uid;
+	vm->qemu_gid = u->gid;
 	lv_image(s, dir, sizeof(dir));
 	snprintf(f->kernel, sizeof(f->kernel), "%s/vmlinuz", dir);
 	snprintf(f->initrd, sizeof(f->initrd), "%s/initramfs.img", dir);

@@ -60,10 +60,11 @@ static int check_image(const struct calvin_chain_spec *s)
 /* The line `plan`, `up` and every report give about the VMs. */
 static const char *lv_describe(const struct calvin_chain_spec *s, char *buf, size_t len)
 {
-	char why[256];
+	const struct lv_qemu_user *u;
+	char why[256], user[sizeof(u->why) + 32];
 	bool kvm, huge, locked;
 
-	if (lv_accel(s, &kvm, why, sizeof(why)))
+	if (lv_accel(s, &kvm, why, sizeof(why)) || lv_qemu_user(s, kvm, &u))
 		return NULL;
 	lv_memory_facts(s, &huge, &locked);
 	if (kvm)
@@ -78,6 +79,8 @@ static const char *lv_describe(const struct calvin_chain_spec *s, char *buf, siz
 			 huge ? "" : "not on hugepages (too few free)",
 			 !huge && !locked ? ", " : "",
 			 locked ? "" : "not locked (the host refuses to raise RLIMIT_MEMLOCK)");
+	snprintf(buf + strlen(buf), len - strlen(buf), "; %s",
+		 lv_qemu_describe(u, user, sizeof(user)));
 	return buf;
 }
 
@@ -94,6 +97,9 @@ static int lv_check(const struct calvin_chain_spec *s)
 		return rc;
 	if (lv_open(s->libvirt.uri, &conn))
 		return CALVIN_EXIT_USAGE;
+	rc = lv_qemu_check(s);
+	if (rc)
+		return rc;
 	if (!lv_describe(s, line, sizeof(line)))
 		return CALVIN_EXIT_USAGE;
 	return 0;

@@ -6,6 +6,7 @@
 #ifndef CALVIN_LV_H
 #define CALVIN_LV_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <libvirt/libvirt.h>
 
@@ -29,6 +30,25 @@ const char *lv_error(void);
 int lv_accel(const struct calvin_chain_spec *s, bool *kvm, char *why, size_t len);
 /* The guest image of a spec: IMAGE/vmlinuz and IMAGE/initramfs.img. */
 void lv_image(const struct calvin_chain_spec *s, char *dir, size_t len);
+
+/* qemu_user.c: who QEMU runs as, decided once per process and
+ * accelerator (kvm: the label libvirt gives KVM domains). */
+struct lv_qemu_user {
+	unsigned int uid, gid;	  /* 0: root */
+	char name[64];		  /* "libvirt-qemu", "uid N" or "root" */
+	bool named;		  /* a user of this host: its groups apply */
+	bool refused;		  /* it cannot read the image the chain names */
+	char why[PATH_MAX + 256]; /* why root, or why refused */
+};
+/* 0, or -errno with the error printed (libvirt unreachable). */
+int lv_qemu_user(const struct calvin_chain_spec *s, bool kvm, const struct lv_qemu_user **u);
+/* Before anything is made: refuse an image QEMU's user cannot read. An
+ * exit code, the error printed. */
+int lv_qemu_check(const struct calvin_chain_spec *s);
+/* Become u (in a child that runs QEMU). 0 or -errno. */
+int lv_qemu_become(const struct lv_qemu_user *u);
+/* "QEMU runs as libvirt-qemu", or as root and why. */
+const char *lv_qemu_describe(const struct lv_qemu_user *u, char *buf, size_t len);
 
 /* links.c */
 int lv_port_name(const struct deploy *d, unsigned int node, enum calvin_side side, char *out);
