@@ -3,7 +3,7 @@
  * client.c) over real sockets: a peer that never answers, one that stops
  * in the middle of a frame, one that never reads, a listener that never
  * accepts; each costs its deadline, never a hang. And a peer that answers
- * gets through. Needs no root. */
+ * gets through, past answers an earlier host left behind. Needs no root. */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -177,28 +177,39 @@ static void test_ask_listener_never_accepts(void **state)
 	unlink(path);
 }
 
-/* An agent of a few lines that answers hello and status. */
+/* An agent of a few lines that answers hello and status, after answers
+ * an earlier host left behind: a counters frame at once, and a hello
+ * before the counters. */
 static void fake_agent(int l)
 {
-	struct calvin_agent_msg m, reply;
+	struct calvin_agent_msg m, reply = { .type = CALVIN_AGENT_COUNTERS };
 	struct calvin_channel ch;
 	int fd = accept(l, NULL, NULL);
 
 	if (fd < 0 || calvin_channel_init(&ch, fd))
 		_exit(1);
+	reply.counters.state = CALVIN_AGENT_IDLE;
+	if (calvin_channel_send(&ch, &reply, 5000))
+		_exit(1);
 	while (!calvin_channel_recv(&ch, &m, 5000)) {
 		memset(&reply, 0, sizeof(reply));
-		reply.type =
-		    m.type == CALVIN_AGENT_HELLO ? CALVIN_AGENT_HELLO : CALVIN_AGENT_COUNTERS;
+		reply.type = CALVIN_AGENT_HELLO;
 		reply.hello.version = CALVIN_AGENT_VERSION;
-		if (m.type == CALVIN_AGENT_STATUS)
+		if (m.type == CALVIN_AGENT_STATUS) {
+			if (calvin_channel_send(&ch, &reply, 5000))
+				_exit(1);
+			memset(&reply, 0, sizeof(reply));
+			reply.type = CALVIN_AGENT_COUNTERS;
 			reply.counters.state = CALVIN_AGENT_RUNNING;
+		}
 		if (calvin_channel_send(&ch, &reply, 5000))
 			_exit(1);
 	}
 	_exit(0);
 }
 
+/* The answers to this host's requests get through; an earlier host's are
+ * skipped. */
 static void test_ask_answered(void **state)
 {
 	struct calvin_agent_msg req = { .type = CALVIN_AGENT_STATUS }, reply;

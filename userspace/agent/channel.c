@@ -123,6 +123,7 @@ int calvin_channel_recv(struct calvin_channel *ch, struct calvin_agent_msg *m, i
 
 int calvin_channel_send(struct calvin_channel *ch, const struct calvin_agent_msg *m, int timeout_ms)
 {
+	static const struct timespec hangup_pause = { 0, 10 * 1000 * 1000 };
 	ssize_t len = calvin_agent_encode(m, ch->out, CALVIN_AGENT_MAX_FRAME), n;
 	long long deadline = now_ms() + (timeout_ms < 0 ? 0 : timeout_ms);
 	size_t off = 0;
@@ -142,8 +143,13 @@ int calvin_channel_send(struct calvin_channel *ch, const struct calvin_agent_msg
 		err = wait_for(ch, POLLOUT, deadline, &revents);
 		if (err)
 			return err;
-		if (revents & (POLLERR | POLLHUP))
-			return -EPIPE;
+		/* no room, and a hang-up: a virtio-serial port whose host is
+		 * not connected, or not yet (the guest may learn of the
+		 * connection after the host's first frame). A blocking write
+		 * waits for it; so do we, until the deadline. (A socket whose
+		 * peer left fails the write itself.) */
+		if (!(revents & POLLOUT))
+			nanosleep(&hangup_pause, NULL);
 	}
 	return 0;
 }

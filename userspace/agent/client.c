@@ -73,13 +73,22 @@ int calvin_agent_call(struct calvin_channel *ch, const struct calvin_agent_msg *
 {
 	const char *what = calvin_agent_type_name(req->type);
 	long long deadline = now_ms() + timeout_ms;
+	unsigned int skipped = 0;
 	int e;
 
 	e = calvin_channel_send(ch, req, timeout_ms);
-	if (!e)
+	/* An answer this request does not get is an earlier host's: one that
+	 * left (a status that timed out) before the agent could answer it,
+	 * which the agent then sent to whoever came next. Skip it. */
+	while (!e) {
 		e = calvin_channel_recv(ch, reply, left_ms(deadline));
+		if (!e && answers(req->type, reply->type))
+			break;
+		skipped += !e;
+	}
 	if (e == -ETIMEDOUT) {
-		snprintf(err, errlen, "agent did not answer %s within %d ms", what, timeout_ms);
+		snprintf(err, errlen, "agent did not answer %s within %d ms%s", what, timeout_ms,
+			 skipped ? " (it sent answers to other requests)" : "");
 		return e;
 	}
 	if (e) {
@@ -89,11 +98,6 @@ int calvin_agent_call(struct calvin_channel *ch, const struct calvin_agent_msg *
 	if (reply->type == CALVIN_AGENT_ERROR) {
 		snprintf(err, errlen, "%.*s", (int)reply->error.len, reply->error.ptr);
 		return -EREMOTEIO;
-	}
-	if (!answers(req->type, reply->type)) {
-		snprintf(err, errlen, "agent answered %s with %s", what,
-			 calvin_agent_type_name(reply->type));
-		return -EPROTO;
 	}
 	return 0;
 }

@@ -89,6 +89,7 @@ static int serve_one(struct calvin_channel *ch, const struct calvin_agent_msg *m
 	struct calvin_agent_msg reply = {.type = CALVIN_AGENT_OK};
 	char err[CALVIN_AGENT_LINE_MAX] = "";
 	handler_fn h = handlers[m->type];
+	int e;
 
 	if (!h) {
 		snprintf(err, sizeof(err), AGENT_PROG ": a host does not send %s",
@@ -105,9 +106,10 @@ static int serve_one(struct calvin_channel *ch, const struct calvin_agent_msg *m
 		return 0;
 	}
 	/* a host that stops reading costs a timeout, not the agent */
-	if (calvin_channel_send(ch, &reply, CALVIN_CHANNEL_FRAME_MS))
-		fprintf(stderr, AGENT_PROG ": could not answer %s\n",
-			calvin_agent_type_name(m->type));
+	e = calvin_channel_send(ch, &reply, CALVIN_CHANNEL_FRAME_MS);
+	if (e)
+		fprintf(stderr, AGENT_PROG ": could not answer %s: %s\n",
+			calvin_agent_type_name(m->type), strerror(-e));
 	return m->type == CALVIN_AGENT_SHUTDOWN;
 }
 
