@@ -32,16 +32,18 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LOADER_SRCS := $(filter-out %.bpf.c,$(wildcard kernel/*.c))
 # userspace/agent/: the guest agent, and the pieces the host shares with it
 # (the framed channel, the host's client, the DPDK telemetry query, the
-# pipe that hands calvin-vnf its keys).
-AGENT_SHARED_SRCS := userspace/agent/channel.c userspace/agent/dpdk_query.c userspace/agent/sa_pipe.c
-AGENT_SRCS := userspace/agent/main.c userspace/agent/vnf.c $(AGENT_SHARED_SRCS)
+# pipe that hands calvin-vnf its keys, reading the kernel's text files).
+AGENT_SHARED_SRCS := userspace/agent/channel.c userspace/agent/dpdk_query.c \
+	userspace/agent/sa_pipe.c userspace/agent/textfile.c
+AGENT_SRCS := userspace/agent/main.c userspace/agent/vnf.c userspace/agent/proc.c \
+	$(AGENT_SHARED_SRCS)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/%.o)
 AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.o
 CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
 	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c userspace/calvin/bench/*.c) \
 	$(LOADER_SRCS) \
 	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
-	userspace/agent/sa_pipe.c
+	userspace/agent/sa_pipe.c userspace/agent/textfile.c
 CALVIN_OBJS := $(CALVIN_SRCS:%.c=$(B)/%.o)
 VNF_SRCS := $(wildcard userspace/vnf/*.c)
 VNF_OBJS := $(VNF_SRCS:%.c=$(B)/%.o)
@@ -186,6 +188,12 @@ $(B)/tests/unit/test_isolate_tree: tests/unit/test_isolate_tree.c \
 		$(filter-out $(B)/userspace/calvin/main.o,$(CALVIN_OBJS)) $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt cmocka) $(LIB_LDLIBS)
+
+# The agent channel's deadlines, over real sockets.
+$(B)/tests/unit/test_agent_channel: tests/unit/test_agent_channel.c $(AGENT_CLIENT_OBJS) \
+		$(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs cmocka) $(LIB_LDLIBS)
 
 $(B)/tests/bpf/%: tests/bpf/%.c $(BPF_OBJS) $(B)/lib/libcalvin.a \
 		$(wildcard tests/bpf/*.h kernel/*.h include/calvin/*.h)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* libFuzzer harness: arbitrary bytes into the chain spec parser; what
- * parses keeps the spec's contract (limits, pairs), and its copy with
- * resolved key-file paths parses to the same spec. */
+ * parses keeps the spec's contract (limits, pairs, a libvirt uri that
+ * names no program, socket or key file), and its copy with resolved
+ * key-file paths parses to the same spec. */
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdint.h>
@@ -20,9 +21,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Valid specs with one value per line; libyaml is not instrumented, so
  * raw bytes rarely get past it into the value checks. Putting the input
  * into one slot of one of these templates fuzzes those checks directly.
- * Two templates, because a chain holds at most 8 VNFs: the kernel kinds
- * with a user forward, and the encrypt/decrypt and nc pairs. A slot's
- * index counts through both (the seeds' first bytes). */
+ * Three templates, because a chain holds at most 8 VNFs: the kernel kinds
+ * with a user forward, the encrypt/decrypt and nc pairs, and a libvirt
+ * chain. A slot's index counts through all three (the seeds' first
+ * bytes). */
 static const char *const kernel_slots[][2] = {
     {"name: ", "c"},
     {"budget: ", "1ms"},
@@ -109,8 +111,41 @@ static const char *const pair_slots[][2] = {
     {"    direction: ", "both"},
 };
 
+/* A libvirt chain: its section's values, the uri above all (libvirt acts
+ * on it as root). */
+static const char *const libvirt_slots[][2] = {
+    {"name: c\nbudget: 1ms\nbackend: libvirt\nvnfs:\n  - name: ", "a"},
+    {"    kind: ", "forward"},
+    {"libvirt:\n  uri: ", "qemu+ssh://edge/system?no_tty=1"},
+    {"  links: ", "bridge"},
+    {"  memory: ", "1GiB"},
+    {"  image: ", "img"},
+    {"  accel: ", "tcg"},
+};
+
 #define NR_KERNEL_SLOTS (sizeof(kernel_slots) / sizeof(kernel_slots[0]))
 #define NR_PAIR_SLOTS (sizeof(pair_slots) / sizeof(pair_slots[0]))
+#define NR_LIBVIRT_SLOTS (sizeof(libvirt_slots) / sizeof(libvirt_slots[0]))
+
+/* What the parser lets through, checked without its code: one of the
+ * allowed beginnings, and after '?' only no_tty and mode. */
+static bool uri_ok(const char *uri)
+{
+	static const char *const starts[] = {"qemu:///", "qemu+ssh://", "qemu+tls://",
+					     "qemu+tcp://"};
+	const char *p;
+	bool start = false;
+	size_t i;
+
+	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		start |= !strncmp(uri, starts[i], strlen(starts[i]));
+	if (!start || strpbrk(uri, "%# \t\n"))
+		return false;
+	for (p = strchr(uri, '?'); p; p = strpbrk(p + 1, "&;"))
+		if (strncmp(p + 1, "no_tty=", 7) && strncmp(p + 1, "mode=", 5))
+			return false;
+	return true;
+}
 
 static bool prefix_ok(const struct calvin_prefix *p)
 {
@@ -279,7 +314,7 @@ static void parse_checked(const char *data, size_t size)
 			abort();
 		return;
 	}
-	if (!pairs_ok(&spec))
+	if (!pairs_ok(&spec) || !uri_ok(spec.libvirt.uri))
 		abort();
 	resolved_checked(text, size, &spec);
 	free(text);
@@ -306,8 +341,12 @@ static void parse_in_template(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return;
-	slot = data[0] % (NR_KERNEL_SLOTS + NR_PAIR_SLOTS);
-	if (slot >= NR_KERNEL_SLOTS) {
+	slot = data[0] % (NR_KERNEL_SLOTS + NR_PAIR_SLOTS + NR_LIBVIRT_SLOTS);
+	if (slot >= NR_KERNEL_SLOTS + NR_PAIR_SLOTS) {
+		slots = libvirt_slots;
+		nr = NR_LIBVIRT_SLOTS;
+		slot -= NR_KERNEL_SLOTS + NR_PAIR_SLOTS;
+	} else if (slot >= NR_KERNEL_SLOTS) {
 		slots = pair_slots;
 		nr = NR_PAIR_SLOTS;
 		slot -= NR_KERNEL_SLOTS;

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "chainspec.h"
+#include "vm.h"
 
 #define HEAD "name: c\nbudget: 1ms\nbackend: libvirt\n"
 #define VNFS "vnfs:\n  - {name: a, kind: forward}\n"
@@ -55,6 +56,9 @@ static void test_every_key(void **state)
 	assert_int_equal(s.libvirt.accel, CALVIN_ACCEL_TCG);
 	assert_int_equal(s.libvirt.pos.line, 6);
 	assert_int_equal(s.libvirt.pos.col, 1);
+	/* where the image is written, for what validate finds missing there */
+	assert_int_equal(s.libvirt.image_pos.line, 11);
+	assert_int_equal(s.libvirt.image_pos.col, 10);
 }
 
 static void test_mib(void **state)
@@ -95,6 +99,18 @@ static const struct bad_case bad_cases[] = {
 	  "without" },
 	{ HEAD VNFS "libvirt:\n  uri: ''\n",
 	  "dir/t.yaml:7:8: uri is empty; give a value or remove the key" },
+	/* the attacks of issue 13: libvirt would run a program as root */
+	{ HEAD VNFS "libvirt:\n  uri: \"qemu+ext:///system?command=/tmp/x/marker\"\n",
+	  "dir/t.yaml:7:8: uri transport ext runs a program the URI names, as root; use "
+	  "qemu:///system, qemu:///session, or qemu+ssh://, qemu+tls:// or "
+	  "qemu+tcp://HOST/system" },
+	{ HEAD VNFS "libvirt:\n  memory: 1GiB\n  uri: qemu+ssh://edge/system?netcat=/tmp/nc\n",
+	  "dir/t.yaml:8:8: uri parameter netcat names a program libvirt would run; remove it "
+	  "(calvin allows no_tty and mode only)" },
+	{ HEAD VNFS "libvirt: {uri: 'xen:///system'}\n",
+	  "dir/t.yaml:6:16: uri driver 'xen' is not qemu, which runs calvin's VMs; use "
+	  "qemu:///system, qemu:///session, or qemu+ssh://, qemu+tls:// or "
+	  "qemu+tcp://HOST/system" },
 	{ HEAD VNFS "libvirt:\n  fifo: yes\n",
 	  "dir/t.yaml:7:9: fifo 'yes' is not a bool; use true or false" },
 	{ HEAD VNFS "libvirt:\n  accel: hvf\n",
@@ -120,6 +136,81 @@ static void test_bad(void **state)
 	}
 }
 
+/* The checker alone: what it allows, and what each refusal says. */
+static void test_uri_allowed(void **state)
+{
+	static const char *const ok[] = {
+		"qemu:///system",
+		"qemu:///session",
+		"qemu+ssh://edge1/system",
+		"qemu+ssh://calvin@edge-1.example.org:2222/system?no_tty=1",
+		"qemu+tls://10.0.0.2/system?mode=direct&no_tty=0",
+		"qemu+tcp://[fd00::2]:16509/system",
+		"qemu+tcp://127.0.0.1/session?mode=legacy",
+		"qemu:///system?mode=auto",
+	};
+	char why[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		why[0] = '\0';
+		if (calvin_libvirt_uri_check(ok[i], why, sizeof(why)))
+			fail_msg("%s refused: %s", ok[i], why);
+	}
+	assert_true(calvin_libvirt_uri_local("qemu:///system"));
+	assert_false(calvin_libvirt_uri_local("qemu+tcp://127.0.0.1/system"));
+}
+
+static void test_uri_refused(void **state)
+{
+	static const struct {
+		const char *uri, *why;
+	} cases[] = {
+		{ "qemu+ext:///system?command=/bin/sh", "transport ext runs a program" },
+		{ "qemu+unix:///system?socket=/tmp/s", "transport unix connects to a socket" },
+		{ "qemu+libssh2://h/system", "transport 'libssh2' is not one calvin allows" },
+		{ "qemu+ssh://h/system?netcat=/tmp/nc", "parameter netcat names a program" },
+		{ "qemu+ssh://h/system?no_tty=1&command=x", "parameter command names a program" },
+		{ "qemu+ssh://h/system?no_tty=1;keyfile=/root/k", "parameter keyfile names a key" },
+		{ "qemu:///system?socket=/tmp/s", "parameter socket names a socket" },
+		{ "qemu+tls://h/system?pkipath=/tmp", "parameter pkipath names a folder" },
+		{ "qemu+tls://h/system?no_verify=1", "turns off the check" },
+		{ "qemu+ssh://h/system?known_hosts_verify=ignore", "turn off the check" },
+		{ "qemu+ssh://h/system?name=qemu+ext:///system", "names another URI" },
+		{ "qemu+ssh://h/system?Command=x", "parameter 'Command' is not one calvin knows" },
+		{ "qemu+ssh://h/system?no_tty=yes", "parameter no_tty takes 0, 1" },
+		{ "qemu+ssh://h/system?mode", "parameter mode takes auto, legacy, direct" },
+		{ "qemu+ssh://h/system?", "empty parameter" },
+		{ "qemu+ssh://h/system?com%6dand=x", "has '%', '#' or '\\'" },
+		{ "qemu+ssh://h/system#x", "has '%', '#' or '\\'" },
+		{ "qemu+ssh://-oProxyCommand=x/system", "needs a host name" },
+		{ "qemu+ssh://-o@h/system", "user '-o' is not a user name" },
+		{ "qemu+ssh:///system", "needs a host name" },
+		{ "qemu+ssh://h:0/system", "':0' after the host is not a port" },
+		{ "qemu+ssh://h:65536/system", "':65536' after the host is not a port" },
+		{ "qemu+ssh://h:22x/system", "':22x' after the host is not a port" },
+		{ "qemu+tcp://[zz]/system", "not an IPv6 address" },
+		{ "qemu+ssh://h/embed?root=/tmp", "path '/embed' is not /system or /session" },
+		{ "qemu+ssh://h", "path '' is not /system" },
+		{ "qemu://h/system", "names a host without a transport" },
+		{ "qemu:///system/", "path '/system/' is not" },
+		{ "qemu:///system;command=x", "path '/system;command=x' is not" },
+		{ "lxc:///system", "driver 'lxc' is not qemu" },
+		{ "qemu", "is not a libvirt URI" },
+		{ "qemu:///system x", "has a space or a control character" },
+	};
+	char why[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		why[0] = '\0';
+		if (calvin_libvirt_uri_check(cases[i].uri, why, sizeof(why)) != -EINVAL)
+			fail_msg("%s allowed", cases[i].uri);
+		if (!strstr(why, cases[i].why))
+			fail_msg("%s: '%s' does not say '%s'", cases[i].uri, why, cases[i].why);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -127,6 +218,8 @@ int main(void)
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_mib),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_uri_allowed),
+		cmocka_unit_test(test_uri_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

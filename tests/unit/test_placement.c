@@ -116,12 +116,53 @@ static void test_print(void **unused)
 	assert_string_equal(print(true, &p), "{\"name\":\"fwd-u\",\"pid\":0,\"running\":false}");
 }
 
+/* A VNF in a VM: its agent's view (guest pid, vCPUs), and libvirt's of
+ * the vCPU on the host. */
+static void test_print_vm(void **unused)
+{
+	struct calvin_vnf_placement p = { .name = "fwd-u",
+					  .pid = 212,
+					  .last_cpu = 1,
+					  .isolated_by = "isolcpus in the VM",
+					  .vm = "calvin-t.fwd-u",
+					  .host_last_cpu = 3 };
+
+	calvin_cpumask_set(&p.allowed, 1);
+	calvin_cpumask_set(&p.host_allowed, 3);
+	assert_string_equal(
+	    print(false, &p),
+	    "  fwd-u        pid 212 in VM calvin-t.fwd-u  vCPUs 1  last ran on vCPU 1  "
+	    "other  isolated (isolcpus in the VM)  vCPU on host CPUs 3 (last 3)\n");
+	assert_string_equal(print(true, &p),
+			    "{\"name\":\"fwd-u\",\"pid\":212,\"running\":true,\"vm\":"
+			    "\"calvin-t.fwd-u\",\"cpus_allowed\":\"1\",\"last_cpu\":1,\"policy\":"
+			    "\"other\",\"priority\":0,\"locked_kb\":0,\"isolated\":true,"
+			    "\"isolated_by\":\"isolcpus in the VM\",\"host_cpus\":\"3\","
+			    "\"host_last_cpu\":3}");
+	/* libvirt did not say where the vCPU runs */
+	p.host_last_cpu = -1;
+	p.isolated_by = NULL;
+	assert_string_equal(print(false, &p),
+			    "  fwd-u        pid 212 in VM calvin-t.fwd-u  vCPUs 1  "
+			    "last ran on vCPU 1  other  not isolated\n");
+	p.pid = 0;
+	assert_string_equal(print(false, &p),
+			    "  fwd-u        not running (in VM calvin-t.fwd-u)\n");
+	p.exited = true;
+	p.exit_status = 256;
+	assert_string_equal(print(false, &p), "  fwd-u        not running (exited in VM "
+					      "calvin-t.fwd-u, wait status 256)\n");
+	assert_string_equal(print(true, &p), "{\"name\":\"fwd-u\",\"pid\":0,\"running\":false,"
+					     "\"vm\":\"calvin-t.fwd-u\",\"exit_status\":256}");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_procstat),
 		cmocka_unit_test(test_procstatus),
 		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_print_vm),
 	};
 
 	return cmocka_run_group_tests_name("placement", tests, NULL, NULL);

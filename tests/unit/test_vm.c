@@ -127,6 +127,9 @@ static void test_xml_kvm_pinned(void **state)
 	d.fifo = true;
 	d.hugepages = true;
 	d.locked = true;
+	/* QEMU as Debian's libvirt-qemu */
+	d.qemu_uid = 64055;
+	d.qemu_gid = 64055;
 	assert_int_equal(calvin_vm_xml(&d, xml, sizeof(xml)), 0);
 	check_golden("vm-kvm-pinned.xml", xml);
 }
@@ -144,6 +147,44 @@ static void test_xml_tcg_shared(void **state)
 	assert_int_equal(calvin_vm_xml(&d, xml, sizeof(xml)), 0);
 	check_golden("vm-tcg-shared.xml", xml);
 	assert_int_equal(calvin_vm_xml(&d, xml, 100), -ENOSPC);
+}
+
+/* What libvirt 9.0 on Debian 12 says (virsh capabilities), trimmed. */
+static const char caps[] = "<capabilities>\n  <host>\n"
+			   "    <secmodel>\n      <model>none</model>\n      <doi>0</doi>\n"
+			   "    </secmodel>\n    <secmodel>\n      <model>dac</model>\n"
+			   "      <doi>0</doi>\n"
+			   "      <baselabel type='kvm'>+64055:+107</baselabel>\n"
+			   "      <baselabel type='qemu'>+64055:+64055</baselabel>\n"
+			   "    </secmodel>\n  </host>\n</capabilities>\n";
+
+static void test_dac_label(void **state)
+{
+	unsigned int uid = 1, gid = 1;
+	char other[sizeof(caps)];
+
+	assert_int_equal(calvin_vm_dac_label(caps, true, &uid, &gid), 0);
+	assert_int_equal(uid, 64055);
+	assert_int_equal(gid, 107);
+	assert_int_equal(calvin_vm_dac_label(caps, false, &uid, &gid), 0);
+	assert_int_equal(gid, 64055);
+	/* qemu.conf's user = "root" */
+	assert_int_equal(calvin_vm_dac_label("<model>dac</model><baselabel type='qemu'>+0:+0"
+					     "</baselabel></secmodel>",
+					     false, &uid, &gid),
+			 0);
+	assert_int_equal(uid, 0);
+	/* no DAC model (an unprivileged libvirt), or a label of another model */
+	assert_int_equal(calvin_vm_dac_label("<model>none</model>", false, &uid, &gid), -ENOENT);
+	assert_int_equal(calvin_vm_dac_label("<model>dac</model></secmodel><secmodel><model>"
+					     "selinux</model><baselabel type='qemu'>+1:+1"
+					     "</baselabel>",
+					     false, &uid, &gid),
+			 -ENOENT);
+	/* a label that is not +UID:+GID */
+	snprintf(other, sizeof(other), "%s", caps);
+	memcpy(strstr(other, "+64055:+64055"), "libvirt-qemu:", 13);
+	assert_int_equal(calvin_vm_dac_label(other, false, &uid, &gid), -ENOENT);
 }
 
 static void test_cmdline(void **state)
@@ -166,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_port_names),     cmocka_unit_test(test_macs),
 		cmocka_unit_test(test_clock_domains),  cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_xml_kvm_pinned), cmocka_unit_test(test_xml_tcg_shared),
+		cmocka_unit_test(test_dac_label),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,6 +33,7 @@ struct agent {
 	uint32_t last_epoch; /* of the keys the last start used: never again */
 	/* what start made */
 	pid_t vnf_pid;	   /* user VNF: calvin-vnf; 0 if none */
+	int vnf_exit;	   /* its wait status once it exited (reaped); -1 while it runs */
 	char pin_dir[256]; /* kernel VNF */
 	/* counter names point here while a counters answer is built */
 	char names[CALVIN_AGENT_MAX_COUNTERS][CALVIN_AGENT_COUNTER_NAME_MAX + 1];
@@ -47,5 +48,15 @@ int agent_keys(struct agent *a, const struct calvin_agent_str *keys, char *err, 
 int agent_start(struct agent *a, char *err, size_t errlen);
 int agent_stop(struct agent *a, char *err, size_t errlen);
 int agent_counters(struct agent *a, struct calvin_agent_counters *out, char *err, size_t errlen);
+
+/* proc.c: the user VNF's process. Does calvin-vnf still run (an exited one
+ * is reaped and its status kept in vnf_exit)? */
+bool agent_vnf_running(struct agent *a);
+/* Its facts as values of a counters answer: vnf.pid (0: none), vnf.exit
+ * (its wait status, once it exited), and while it runs vnf.last_cpu,
+ * vnf.policy, vnf.priority, vnf.cpus (the guest CPUs 0-63 it may run on,
+ * a mask), vnf.locked_kb and vnf.isolated (1: all of them are isolated in
+ * the guest). Returns whether it runs. */
+bool agent_vnf_values(struct agent *a, struct calvin_agent_counters *out);
 
 #endif /* CALVIN_AGENT_H */

@@ -294,6 +294,7 @@ static int user_start(struct agent *a, char *err, size_t errlen)
 		_exit(127);
 	}
 	a->vnf_pid = pid;
+	a->vnf_exit = -1;
 	close(ready[1]);
 	ready[1] = -1;
 	e = wait_ready(ready[0]);
@@ -406,6 +407,11 @@ static void stop_vnf_process(struct agent *a)
 	struct timespec tick = {0, 10 * 1000 * 1000};
 	int waited = 0, status;
 
+	/* reaped already: its pid may be another process's by now */
+	if (!agent_vnf_running(a)) {
+		a->vnf_pid = 0;
+		return;
+	}
 	kill(a->vnf_pid, SIGTERM);
 	while (waitpid(a->vnf_pid, &status, WNOHANG) == 0) {
 		if (waited >= VNF_STOP_TIMEOUT_MS) {
@@ -483,6 +489,9 @@ int agent_counters(struct agent *a, struct calvin_agent_counters *out, char *err
 	out->space = (uint8_t)v->space;
 	if (v->space == CALVIN_KERNEL)
 		return kernel_counters(a, out, err, errlen);
+	/* an exited VNF has no telemetry socket: say so, not a socket error */
+	if (!agent_vnf_values(a, out))
+		return 0;
 	/* the file prefix calvin-vnf gives its EAL */
 	snprintf(prefix, sizeof(prefix), "calvin-%s.%s", a->spec.name, v->name);
 	e = dpdk_query(prefix, CALVIN_VNF_STATS_CMD, a->telemetry, sizeof(a->telemetry),

@@ -14,6 +14,7 @@
 #include "loader.h"
 #include "keyfile.h"
 #include "pair.h"
+#include "placement.h"
 #include "plan.h"
 #include "sa_set.h"
 #include "state.h"
@@ -61,14 +62,16 @@ struct kvnf_counters {
 	uint64_t default_hits;
 };
 
-/* How long calvin waits for a VNF's answer to a status query (its DPDK
- * telemetry socket, a VM's agent): `calvin status` says "NAME: not
- * answering (2 s)" after that. */
+/* How long calvin waits for a VNF's answer to a status query, from asking
+ * to the last byte (its DPDK telemetry socket, a VM's agent): a wedged VNF
+ * or guest agent is -ETIMEDOUT after this, and `calvin status` says
+ * "NAME: not answering (2 s)" and goes on with the others. */
 #define VNF_ANSWER_TIMEOUT_MS 2000
 /* The largest answer of a user VNF (DPDK telemetry's own limit). */
 #define CALVIN_VNF_ANSWER_MAX 16384
 
-/* Every operation returns 0 or -errno and prints its own one-line error. */
+/* Every operation returns 0 or -errno and prints its own one-line error
+ * (kernel_stats and user_stats: but -ETIMEDOUT, which status prints). */
 struct node_backend {
 	const char *name;
 	/* Can this host run the chain at all? Runs before anything is created,
@@ -108,6 +111,11 @@ struct node_backend {
 	 * -ETIMEDOUT: a wedged VNF or guest never hangs `calvin status`. */
 	int (*user_stats)(const struct calvin_chain_spec *s, unsigned int vnf, char *json,
 			  size_t len);
+	/* Where a user VNF runs, read from the node that runs it (a VM's
+	 * agent); 0, -ETIMEDOUT (unprinted) or -errno. NULL: a process of
+	 * the host's own, found through the journal (isolate/status.c). */
+	int (*vnf_placement)(const struct calvin_chain_spec *s, unsigned int vnf,
+			     struct calvin_vnf_placement *p);
 	/* new parameters for a running kernel VNF (live update) */
 	int (*kernel_update)(const struct calvin_chain_spec *s, unsigned int vnf);
 	/* `calvin bench wakeup` where the VNF's cores are not the host's (a

@@ -105,6 +105,9 @@ int check_name(const char *what, const char *name);
 /* The key files of a spec's encrypt/decrypt VNFs are there, safe and
  * well-formed; prints the error line itself. Needs no root. */
 int check_key_files(const struct calvin_chain_spec *spec);
+/* The guest image a libvirt chain names holds a kernel and an initramfs:
+ * 0, or CALVIN_EXIT_USAGE with the error printed at the image value. */
+int check_vm_image(const struct calvin_chain_spec *spec);
 /* Refuse politely unless root. */
 int need_root(const char *what);
 /* Everything `up` checks before the first resource exists, but the plan:

@@ -45,14 +45,26 @@ int check_name(const char *what, const char *name)
 	return CALVIN_EXIT_USAGE;
 }
 
-int check_key_files(const struct calvin_chain_spec *spec)
+/* A check of a spec's files that writes its one line into err. */
+static int spec_files_check(int (*check)(const struct calvin_chain_spec *, char *, size_t),
+			    const struct calvin_chain_spec *spec)
 {
 	char err[CALVIN_ERR_MAX];
 
-	if (!calvin_spec_check_key_files(spec, err, sizeof(err)))
+	if (!check(spec, err, sizeof(err)))
 		return 0;
 	calvin_err_line(err);
 	return CALVIN_EXIT_USAGE;
+}
+
+int check_key_files(const struct calvin_chain_spec *spec)
+{
+	return spec_files_check(calvin_spec_check_key_files, spec);
+}
+
+int check_vm_image(const struct calvin_chain_spec *spec)
+{
+	return spec_files_check(calvin_spec_check_image, spec);
 }
 
 int need_root(const char *what)

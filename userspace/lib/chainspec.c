@@ -312,7 +312,8 @@ static const struct spec_key chain_keys[] = {
     {.name = "libvirt",
      .type = KEY_SECTION,
      .off = offsetof(struct calvin_chain_spec, libvirt),
-     .keys = calvin_libvirt_keys},
+     .keys = calvin_libvirt_keys,
+     .after = calvin_spec_libvirt_after},
     {NULL},
 };
 

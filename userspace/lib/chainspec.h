@@ -297,6 +297,7 @@ struct calvin_libvirt_spec {
 	bool fifo; /* the VNF's vCPU SCHED_FIFO (vcpusched); default false */
 	unsigned int memory_mib; /* per VM; default 512 */
 	char image[4096]; /* directory of vmlinuz and initramfs.img; "": the build's */
+	struct calvin_pos image_pos; /* of the image value; line 0: not written */
 	enum calvin_accel accel;
 	struct calvin_pos pos; /* of the section's key; line 0: not written */
 };
@@ -371,6 +372,17 @@ int calvin_spec_load_keys(const struct calvin_chain_spec *spec, struct calvin_ke
 			  char *err, size_t errlen);
 /* The same, keeping no key: a check. */
 int calvin_spec_check_key_files(const struct calvin_chain_spec *spec, char *err, size_t errlen);
+
+/* The guest image a libvirt chain names (image: DIR): a folder holding a
+ * Linux kernel (bzImage) named vmlinuz and an initramfs named
+ * initramfs.img, readable and not empty. 0 where the chain names none;
+ * else 0 or -ENOENT with one line in err at the image value, naming what
+ * is missing. */
+int calvin_spec_check_image(const struct calvin_chain_spec *spec, char *err, size_t errlen);
+/* The same check of any folder (the build's default image included): 0,
+ * or -ENOENT with "DIR/vmlinuz (the guest kernel) is missing"-style text
+ * in why. */
+int calvin_vm_image_check(const char *dir, char *why, size_t len);
 
 /* "350us"-style durations: an integer or decimal with a unit ns, us, ms or s.
  * Returns 0, or -EINVAL (no unit, unknown unit, not a number, overflow). */

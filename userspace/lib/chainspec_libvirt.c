@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "chainspec_priv.h"
+#include "vm.h"
 
 #define LV(field) offsetof(struct calvin_libvirt_spec, field)
 /* below this the guest's initramfs and DPDK's memory do not fit */
@@ -14,7 +15,7 @@
 #define VM_MIB_MAX (1024 * 1024)
 
 const struct spec_key calvin_libvirt_keys[] = {
-	{ .name = "uri", .type = KEY_STRING, .off = LV(uri) },
+	{ .name = "uri", .type = KEY_URI, .off = LV(uri) },
 	{ .name = "links", .type = KEY_WORD, .off = LV(links), .words = calvin_vm_links_words },
 	{ .name = "fifo", .type = KEY_BOOL, .off = LV(fifo) },
 	{ .name = "memory",
@@ -47,6 +48,38 @@ int calvin_spec_set_string(struct spec_ctx *c, const struct spec_key *k, yaml_no
 					       "write it without",
 					       k->name, calvin_spec_shown(s, buf));
 	strcpy(out, s);
+	return 0;
+}
+
+/* The URI libvirt is reached by: one libvirt acts on as root (see
+ * calvin_libvirt_uri_check()). */
+int calvin_spec_set_uri(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n, const char *s,
+			char *out)
+{
+	char why[CALVIN_ERR_MAX / 2];
+	int err;
+
+	err = calvin_spec_set_string(c, k, n, s, out);
+	if (!err && calvin_libvirt_uri_check(out, why, sizeof(why)))
+		err = calvin_spec_err(c, n->start_mark, "%s %s", k->name, why);
+	if (err)
+		out[0] = '\0';
+	return err;
+}
+
+/* Where the image folder is written, for what is found missing in it. */
+int calvin_spec_libvirt_after(struct spec_ctx *c, void *obj, struct spec_seen *seen)
+{
+	struct calvin_libvirt_spec *lv = obj;
+	yaml_node_t *image = NULL;
+	int i;
+
+	for (i = 0; calvin_libvirt_keys[i].name; i++)
+		if (!strcmp(calvin_libvirt_keys[i].name, "image"))
+			image = seen->val[i];
+
+	lv->image_pos.line = image ? (int)image->start_mark.line + 1 : 0;
+	lv->image_pos.col = image ? (int)image->start_mark.column + 1 : 0;
 	return 0;
 }
 

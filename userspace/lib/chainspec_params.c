@@ -164,6 +164,8 @@ int calvin_spec_set_param(struct spec_ctx *c, const struct spec_key *k, yaml_nod
 		return set_path(c, k, n, s, field);
 	case KEY_STRING:
 		return calvin_spec_set_string(c, k, n, s, field);
+	case KEY_URI:
+		return calvin_spec_set_uri(c, k, n, s, field);
 	case KEY_MIB:
 		return calvin_spec_set_mib(c, k, n, s, field);
 	default:

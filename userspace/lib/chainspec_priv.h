@@ -55,6 +55,7 @@ enum key_type {
 	KEY_ROUTES, /* struct calvin_router_spec */
 	/* backend settings, set by calvin_spec_set_param() too */
 	KEY_STRING, /* char[CALVIN_URI_MAX]: printable, no spaces */
+	KEY_URI,    /* a KEY_STRING calvin_libvirt_uri_check() allows */
 	KEY_MIB,    /* unsigned int MiB, written with a unit; min..max */
 };
 
@@ -97,6 +98,9 @@ int calvin_spec_set_string(struct spec_ctx *c, const struct spec_key *k, yaml_no
 			   const char *s, char *out);
 int calvin_spec_set_mib(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
 			const char *s, unsigned int *out);
+int calvin_spec_set_uri(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
+			const char *s, char *out);
+int calvin_spec_libvirt_after(struct spec_ctx *c, void *obj, struct spec_seen *seen);
 /* After the whole chain: the section fits the backend. */
 int calvin_spec_check_libvirt(struct spec_ctx *c, yaml_node_t *key);
 int calvin_spec_check_names(struct spec_ctx *c);

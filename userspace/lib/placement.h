@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /* Where a user VNF really runs, as the kernel says it (`calvin status`):
  * parsers of /proc/PID/stat and /proc/PID/status text, and the text and
- * JSON forms. Pure code; the controller reads the files. */
+ * JSON forms. Pure code; the controller reads the files, or a VM's agent
+ * reads them in the guest. */
 #ifndef CALVIN_LIB_PLACEMENT_H
 #define CALVIN_LIB_PLACEMENT_H
 
@@ -38,6 +39,12 @@ struct calvin_vnf_placement {
 	char cpuset[256]; /* its cgroup in the cpuset hierarchy */
 	unsigned long locked_kb;
 	const char *isolated_by; /* what isolates every CPU it may run on; NULL: not isolated */
+	/* a VNF in a VM: pid, CPUs, policy and isolation are the guest's */
+	char vm[128];			    /* the domain; "" on the host */
+	bool exited;			    /* pid 0 in a VM: it ran and exited, with exit_status */
+	int exit_status;		    /* its wait status */
+	int host_last_cpu;		    /* the host CPU its vCPU last ran on; -1: unknown */
+	struct calvin_cpumask host_allowed; /* the host CPUs that vCPU may run on */
 };
 
 /* One VNF: a line of text ("  NAME  pid N  cpus ..."), or a JSON object

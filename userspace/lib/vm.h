@@ -24,6 +24,10 @@ enum calvin_side {
 	CALVIN_EAST,
 };
 
+/* A guest image is a folder of these two files (vm-images/mkimage.sh). */
+#define CALVIN_VM_KERNEL "vmlinuz"
+#define CALVIN_VM_INITRD "initramfs.img"
+
 /* The name of the virtio-serial port the agent listens on. */
 #define CALVIN_AGENT_PORT "org.calvin.agent.0"
 /* IFNAMSIZ less its NUL */
@@ -48,6 +52,17 @@ void calvin_vm_mac(uint8_t mac[6], const char *chain, unsigned int node, enum ca
  * by the VM's node (1..). */
 uint8_t calvin_vnf_clock(const struct calvin_chain_spec *spec, unsigned int vnf);
 
+/* May calvin hand uri to virConnectOpen()? Driver qemu only; the local
+ * daemon (qemu:///system, qemu:///session) or a host's over ssh, tls or
+ * tcp (tcp: unauthenticated, for tests), [user@]host[:port]/system or
+ * /session; of the query parameters only no_tty=0|1 and
+ * mode=auto|legacy|direct, since others name a program, socket or key
+ * file libvirt would use as root, or turn off a check. 0, or -EINVAL with
+ * one sentence in why that says what is wrong and what to write. */
+int calvin_libvirt_uri_check(const char *uri, char *why, size_t len);
+/* Does uri reach this host's daemon (qemu:///...)? */
+bool calvin_libvirt_uri_local(const char *uri);
+
 /* What a VNF's VM is. */
 struct calvin_vm_desc {
 	const char *name; /* the domain's */
@@ -64,12 +79,21 @@ struct calvin_vm_desc {
 	const char *agent_socket; /* the host end of the agent's port */
 	const char *port[2];	  /* tap names, by enum calvin_side */
 	uint8_t mac[2][6];	  /* the guest's NICs, by enum calvin_side */
+	/* QEMU's user and group: libvirt's unprivileged ones (its DAC base
+	 * label); both 0: root */
+	unsigned int qemu_uid, qemu_gid;
 };
 
 /* The guest kernel's command line: serial console, vCPU 1 isolated
  * (isolcpus, nohz_full, rcu_nocbs; IRQs on vCPU 0), which NIC is west and
  * which east, the agent's port. -ENOSPC if len is too short. */
 int calvin_vm_cmdline(const struct calvin_vm_desc *d, char *buf, size_t len);
+
+/* The user and group libvirt runs QEMU as, from its capabilities XML
+ * (virConnectGetCapabilities()): the DAC security model's base label for
+ * domains of type kvm, or qemu (TCG). 0, or -ENOENT where it names none
+ * (no DAC model: an unprivileged libvirt). */
+int calvin_vm_dac_label(const char *caps, bool kvm, unsigned int *uid, unsigned int *gid);
 
 /* The domain XML for libvirt. -ENOSPC if len is too short. */
 int calvin_vm_xml(const struct calvin_vm_desc *d, char *buf, size_t len);

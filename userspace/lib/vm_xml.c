@@ -140,6 +140,23 @@ static void put_devices(struct xml_buf *x, const struct calvin_vm_desc *d)
 	put(x, "  </devices>\n");
 }
 
+int calvin_vm_dac_label(const char *caps, bool kvm, unsigned int *uid, unsigned int *gid)
+{
+	const char *model = strstr(caps, "<model>dac</model>"), *end, *label;
+	char want[64];
+	int n = 0;
+
+	if (!model)
+		return -ENOENT;
+	end = strstr(model, "</secmodel>");
+	snprintf(want, sizeof(want), "<baselabel type='%s'>", kvm ? "kvm" : "qemu");
+	label = strstr(model, want);
+	if (!label || (end && label > end) ||
+	    sscanf(label + strlen(want), "+%u:+%u</baselabel>%n", uid, gid, &n) != 2 || !n)
+		return -ENOENT;
+	return 0;
+}
+
 int calvin_vm_xml(const struct calvin_vm_desc *d, char *buf, size_t len)
 {
 	struct xml_buf x = { .buf = buf, .len = len };
@@ -157,11 +174,17 @@ int calvin_vm_xml(const struct calvin_vm_desc *d, char *buf, size_t len)
 	put_cputune(&x, d);
 	put_os(&x, d);
 	put_devices(&x, d);
-	/* qemu runs as root, like calvin: it opens the image, the console log
-	 * and the agent's socket where calvin keeps them, and libvirt must not
-	 * chown them to its own user (the image is in the build tree) */
-	put(&x, "  <seclabel type='static' model='dac' relabel='no'>\n"
-		"    <label>+0:+0</label>\n  </seclabel>\n");
+	/* QEMU as libvirt's unprivileged user (root only where the host
+	 * allows no other, see the backend's qemu_user.c). relabel='no':
+	 * libvirt opens the console log and binds the agent's socket itself
+	 * and hands QEMU the descriptors, so QEMU opens only the kernel and
+	 * the initramfs, which calvin checks that user can read. Relabelling
+	 * would chown those, in a folder a chain file names and through
+	 * whatever symlink lies there, to QEMU's user for the VM's life. */
+	put(&x,
+	    "  <seclabel type='static' model='dac' relabel='no'>\n"
+	    "    <label>+%u:+%u</label>\n  </seclabel>\n",
+	    d->qemu_uid, d->qemu_gid);
 	put(&x, "</domain>\n");
 	return x.err;
 }

@@ -281,10 +281,29 @@ static const struct state_entry *vnf_proc(const struct chain_state *st, const ch
 	return NULL;
 }
 
+/* A VNF whose node did not answer within VNF_ANSWER_TIMEOUT_MS: a line,
+ * or under -j an object with an error in read_back. */
+static void not_answering(FILE *out, struct json_object *read_back, const char *name)
+{
+	struct json_object *o;
+	char why[64];
+
+	snprintf(why, sizeof(why), "not answering (%d s)", VNF_ANSWER_TIMEOUT_MS / 1000);
+	if (!read_back) {
+		fprintf(out, "  %s: %s\n", name, why);
+		return;
+	}
+	o = jw_obj();
+	jw_str(o, "name", name);
+	jw_str(o, "error", why);
+	jw_push(read_back, o);
+}
+
 void isolation_status(FILE *out, const struct isolate_host *h, const struct calvin_chain_spec *spec,
 		      const struct calvin_cpumask *housekeeping, struct json_object *chain)
 {
 	struct json_object *read_back = chain ? jw_arr() : NULL;
+	const struct node_backend *be = backend_of(spec);
 	struct calvin_vnf_placement p;
 	struct isolated_now now;
 	struct chain_state *st;
@@ -306,6 +325,16 @@ void isolation_status(FILE *out, const struct isolate_host *h, const struct calv
 			continue;
 		memset(&p, 0, sizeof(p));
 		snprintf(p.name, sizeof(p.name), "%s", spec->vnfs[i].name);
+		/* a VM's VNF is a process of its guest: its agent says */
+		if (be && be->vnf_placement) {
+			if (be->vnf_placement(spec, i, &p) == -ETIMEDOUT)
+				not_answering(out, read_back, p.name);
+			else if (chain)
+				jw_push(read_back, calvin_placement_jobj(&p));
+			else
+				calvin_placement_print(out, &p);
+			continue;
+		}
 		node_netns(ns, sizeof(ns), spec->name, calvin_vnf_node(&spec->vnfs[i]));
 		read_placement(h, vnf_proc(st, ns), &now, &p);
 		if (chain)

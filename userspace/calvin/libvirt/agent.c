@@ -118,21 +118,52 @@ int lv_vnf_start(struct deploy *d, unsigned int n)
 	return err;
 }
 
-/* The counters of a VNF's agent; ch stays open for reply's strings. */
+/* The VNFs of this process's chain whose agent did not answer: one
+ * `calvin status` asks each agent for counters and placement, and gives a
+ * wedged one its deadline once. */
+static struct {
+	char chain[CALVIN_NAME_MAX + 1];
+	bool vnf[CALVIN_MAX_VNFS];
+} silent;
+
+/* The counters of a VNF's agent, within VNF_ANSWER_TIMEOUT_MS in all; ch
+ * stays open for reply's strings. An agent that does not answer in time
+ * (a paused VM, a stopped agent) is -ETIMEDOUT, left for status to say. */
 static int vnf_status(const struct calvin_chain_spec *s, unsigned int vnf,
 		      struct calvin_channel *ch, struct calvin_agent_msg *reply)
 {
 	const char *node = calvin_vnf_node(&s->vnfs[vnf]);
 	struct calvin_agent_msg req = { .type = CALVIN_AGENT_STATUS };
-	int err;
+	char path[PATH_MAX], err[CALVIN_AGENT_LINE_MAX + 128];
+	int e;
 
-	err = agent_connect(s->name, node, LV_CALL_TIMEOUT_MS, ch);
-	if (err)
-		return err;
-	err = agent_call(ch, node, &req, reply);
-	if (err)
-		calvin_agent_close(ch);
-	return err;
+	if (strcmp(silent.chain, s->name)) {
+		memset(&silent, 0, sizeof(silent));
+		snprintf(silent.chain, sizeof(silent.chain), "%s", s->name);
+	}
+	if (silent.vnf[vnf])
+		return -ETIMEDOUT;
+	lv_node_file(path, sizeof(path), s->name, node, "agent");
+	e = calvin_agent_ask(ch, path, &req, reply, VNF_ANSWER_TIMEOUT_MS, err, sizeof(err));
+	if (e == -ETIMEDOUT)
+		silent.vnf[vnf] = true;
+	else if (e)
+		calvin_err("%s: %s (its console: %s.d/%s.console)", node, err, s->name, node);
+	return e;
+}
+
+/* The value a counters answer gives name; false if it gives none. */
+static bool agent_value(const struct calvin_agent_counters *c, const char *name, uint64_t *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_counters; i++)
+		if (c->counters[i].name.len == strlen(name) &&
+		    !memcmp(c->counters[i].name.ptr, name, c->counters[i].name.len)) {
+			*v = c->counters[i].value;
+			return true;
+		}
+	return false;
 }
 
 /* "fwd.rx_packets" into its direction and field of out. */
@@ -178,18 +209,69 @@ int lv_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *jso
 {
 	struct calvin_agent_msg *reply = malloc(sizeof(*reply));
 	struct calvin_channel ch;
+	uint64_t v;
 	int err;
 
 	if (!reply)
 		return -ENOMEM;
 	err = vnf_status(s, vnf, &ch, reply);
 	if (!err) {
-		if (reply->counters.telemetry.len >= len)
+		/* calvin-vnf exited in the guest: it has no telemetry to give */
+		if (agent_value(&reply->counters, "vnf.exit", &v))
+			err = -ESRCH;
+		else if (reply->counters.telemetry.len >= len)
 			err = -E2BIG;
 		else
 			snprintf(json, len, "%.*s", (int)reply->counters.telemetry.len,
 				 reply->counters.telemetry.ptr);
 		calvin_agent_close(&ch);
+	}
+	free(reply);
+	return err;
+}
+
+/* The agent's vnf.* values (proc.c in the agent) into p. */
+static void guest_placement(const struct calvin_agent_counters *c, struct calvin_vnf_placement *p)
+{
+	uint64_t v;
+
+	p->pid = agent_value(c, "vnf.pid", &v) && v <= INT32_MAX ? (int)v : 0;
+	if (agent_value(c, "vnf.exit", &v)) {
+		p->exited = p->pid != 0;
+		p->exit_status = (int)v;
+		p->pid = 0;
+	}
+	if (c->state != CALVIN_AGENT_RUNNING || !agent_value(c, "vnf.cpus", &v)) {
+		p->pid = 0;
+		return;
+	}
+	p->allowed.w[0] = v;
+	p->last_cpu = agent_value(c, "vnf.last_cpu", &v) ? (int)v : -1;
+	p->policy = agent_value(c, "vnf.policy", &v) ? (unsigned int)v : 0;
+	p->priority = agent_value(c, "vnf.priority", &v) ? (unsigned int)v : 0;
+	p->locked_kb = agent_value(c, "vnf.locked_kb", &v) ? (unsigned long)v : 0;
+	p->isolated_by = agent_value(c, "vnf.isolated", &v) && v ? "isolcpus in the VM" : NULL;
+}
+
+int lv_vnf_placement(const struct calvin_chain_spec *s, unsigned int vnf,
+		     struct calvin_vnf_placement *p)
+{
+	const char *node = calvin_vnf_node(&s->vnfs[vnf]);
+	struct calvin_agent_msg *reply = malloc(sizeof(*reply));
+	struct calvin_channel ch;
+	int err;
+
+	if (!reply)
+		return -ENOMEM;
+	node_netns(p->vm, sizeof(p->vm), s->name, node);
+	p->host_last_cpu = -1;
+	err = vnf_status(s, vnf, &ch, reply);
+	if (!err) {
+		guest_placement(&reply->counters, p);
+		calvin_agent_close(&ch);
+		/* the VNF's vCPU is the one it last ran on in the guest */
+		if (p->pid)
+			lv_vcpu_host(s, p->vm, p->last_cpu, &p->host_last_cpu, &p->host_allowed);
 	}
 	free(reply);
 	return err;
