@@ -178,7 +178,8 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 	      "Every sample of every round, pooled: calvin's probe (kernel timestamps) and "
 	      "sockperf's (its own clock, `--full-rtt`). The ratio columns are calvin's over the "
 	      "conventional stack's, per tool (below 1: calvin answers sooner). Intervals: "
-	      "percentile bootstrap, 1000 resamples of blocks of 32 consecutive samples.\n\n",
+	      "percentile bootstrap, 1000 resamples of circular blocks of 32 consecutive samples "
+	      "(an eighth of a series at most).\n\n",
 	      f);
 	bench_md_results(b, f, pictures, CALVIN_BENCH_RATIO, "RTT");
 }
