@@ -164,7 +164,11 @@ void bench_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpum
 /* Stop when Ctrl-C came: true after it, and the round's steps return. */
 bool bench_stopped(void);
 /* Run a command inside a node of a deployed chain as a child (not
- * journalled: it dies with the chain's namespaces), output to out_fd. */
+ * journalled: it dies with the chain's namespaces), output to out_fd.
+ * argv[0] is a system program (tool_path()) or an absolute path, argv at
+ * most BENCH_MAX_ARGS long. 0, or -ENOENT when it is not installed (one
+ * line), or -errno. */
+#define BENCH_MAX_ARGS 32
 int bench_node_spawn(const struct calvin_chain_spec *spec, const char *node, char *const argv[],
 		     int out_fd, pid_t *pid);
 

@@ -216,6 +216,17 @@ void bench_progress(struct bench *b, const char *fmt, ...)
 int bench_node_spawn(const struct calvin_chain_spec *spec, const char *node, char *const argv[],
 		     int out_fd, pid_t *pid)
 {
+	const char *path = argv[0][0] == '/' ? argv[0] : tool_need(argv[0]);
+	char *av[BENCH_MAX_ARGS + 1];
+	size_t n;
+
+	for (n = 0; argv[n] && n < BENCH_MAX_ARGS; n++)
+		av[n] = argv[n];
+	if (!path || argv[n])
+		return path ? -E2BIG : -ENOENT;
+	av[n] = NULL;
+	/* by its absolute path: node_exec would look a bare name up in PATH */
+	av[0] = (char *)path;
 	fflush(stdout);
 	*pid = fork();
 	if (*pid < 0)
@@ -224,7 +235,7 @@ int bench_node_spawn(const struct calvin_chain_spec *spec, const char *node, cha
 		return 0;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	bench_child_stdio(out_fd);
-	_exit(backend_of(spec)->node_exec(spec, node, argv));
+	_exit(backend_of(spec)->node_exec(spec, node, av));
 }
 
 void bench_child_stdio(int out_fd)
