@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "outdir.h"
 #include "state.h"
 #include "util.h"
 
@@ -27,6 +28,7 @@ static int refuse_deployed(const struct calvin_chain_spec *spec)
 
 int cmd_run(const struct cmd_args *a)
 {
+	struct outdir dir = { .fd = -1 };
 	struct calvin_chain_spec spec;
 	struct probe_args merged;
 	int rc, down;
@@ -34,16 +36,26 @@ int cmd_run(const struct cmd_args *a)
 	rc = load_spec(a->arg[0], &spec);
 	if (!rc)
 		rc = refuse_deployed(&spec);
-	if (rc)
+	if (!rc)
+		rc = need_root("calvin run");
+	/* a report folder calvin may not write is refused before the chain
+	 * is deployed, not after it was measured */
+	if (!rc && a->probe.outdir)
+		rc = outdir_open(&dir, a->probe.outdir);
+	if (!rc) {
+		catch_quit_signals();
+		rc = chain_up(&spec);
+	}
+	if (rc) {
+		outdir_close(&dir);
 		return rc;
-	catch_quit_signals();
-	rc = chain_up(&spec);
-	if (rc)
-		return rc;
+	}
 	probe_args_apply(&spec, &a->probe, &merged);
+	merged.dir = a->probe.outdir ? &dir : NULL;
 	/* a signal between up and the first probe: nothing to measure */
 	rc = calvin_quit ? 0 : chain_probe(&spec, &merged);
 	fflush(stdout);
+	outdir_close(&dir);
 	down = chain_down(spec.name);
 	if (calvin_quit) {
 		calvin_err("interrupted; chain %s is %s", spec.name,

@@ -28,35 +28,37 @@
 int bench_variant(struct bench *b, const char *key, const struct calvin_spec_override *o,
 		  struct calvin_chain_spec *out)
 {
-	char dir[PATH_MAX + 16], path[PATH_MAX + 96];
+	char name[96], path[PATH_MAX + 96];
 	size_t len;
 	char *text;
 	FILE *f;
-	int err;
+	int err, fd;
 
-	snprintf(dir, sizeof(dir), "%s/chains", b->outdir);
-	snprintf(path, sizeof(path), "%s/%s.yaml", dir, key);
+	snprintf(name, sizeof(name), "%s.yaml", key);
+	snprintf(path, sizeof(path), "%s/%s", b->deployed.path, name);
 	err = calvin_spec_variant(b->text, b->len, &b->spec, o, &text, &len);
 	if (err) {
 		calvin_err("%s: cannot make its %s variant: %s", b->spec.path, key, strerror(-err));
 		return CALVIN_EXIT_FAIL;
 	}
-	err = mkdir_p(dir, 0755);
-	f = err ? NULL : fopen(path, "we");
+	f = outdir_file(&b->deployed, name);
 	if (f) {
 		fprintf(f, "# %s as `calvin bench %s` ran it as configuration %s\n", b->spec.path,
 			b->mode->name, key);
 		fwrite(text, 1, len, f);
 		err = fclose(f) ? -errno : 0;
-	} else if (!err) {
-		err = -errno;
+		if (err)
+			calvin_err("cannot write %s: %s", path, strerror(-err));
 	}
 	free(text);
-	if (err) {
-		calvin_err("cannot write %s: %s", path, strerror(-err));
+	if (!f || err)
 		return CALVIN_EXIT_FAIL;
-	}
-	return load_spec(path, out);
+	/* the report's copy is read from the deployed one, never back */
+	fd = openat(b->deployed.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	err = fd < 0 ? -errno : outdir_copy(&b->chains, name, fd);
+	if (fd >= 0)
+		close(fd);
+	return err ? CALVIN_EXIT_FAIL : load_spec(path, out);
 }
 
 int bench_up(struct bench *b, const struct calvin_chain_spec *spec)

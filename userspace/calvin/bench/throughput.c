@@ -331,17 +331,14 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 
 static int write_csvs(struct bench *b, struct tput *x)
 {
-	char path[PATH_MAX + 32];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/trials.csv", b->outdir);
-	f = fopen(path, "we");
+	f = outdir_file(&b->dir, "trials.csv");
 	if (!f)
 		return CALVIN_EXIT_FAIL;
 	calvin_bench_trials_csv(f, x->rows, x->trials, x->nt);
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/tcp.csv", b->outdir);
-	f = fopen(path, "we");
+	f = outdir_file(&b->dir, "tcp.csv");
 	if (!f)
 		return CALVIN_EXIT_FAIL;
 	calvin_bench_tcp_csv(f, x->tcp, x->nr_stacks);
