@@ -233,6 +233,11 @@ int cmd_bench(const struct cmd_args *a)
 	/* every process and chain of the run is gone unless a tear-down failed */
 	bench_journal_close(&b->journal, rc != CALVIN_EXIT_FAIL);
 	printf("calvin bench %s: report in %s/report.md\n", b->mode->name, b->outdir);
+	if (!rc && b->incomplete) {
+		calvin_err("calvin bench %s: some figures were not measured; %s/report.md says why",
+			   b->mode->name, b->outdir);
+		rc = CALVIN_EXIT_FAIL;
+	}
 	if (calvin_quit)
 		rc = quit_status();
 out:

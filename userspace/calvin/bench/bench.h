@@ -142,6 +142,12 @@ struct bench {
 	struct calvin_bench_series *series;
 	size_t nr_series;
 	void *priv; /* the mode's own, for its report */
+	/* why no configuration can be measured here (a program missing), set
+	 * by the mode before its rounds; "": they can */
+	char cannot[CALVIN_BENCH_WHY_MAX];
+	/* a figure was not measured (its report says "not measured: WHY"),
+	 * or not in every round: calvin bench exits 1 */
+	bool incomplete;
 };
 
 /* Chain variants: KEY.yaml in RUN_DIR/bench_chains, loaded into *out

@@ -145,6 +145,18 @@ int bench_files(struct bench *b, const char *plot_title,
 	bool pictures = false, samples = any_samples(b);
 	char script[64];
 	FILE *f;
+	size_t i;
+
+	for (i = 0; i < b->nr_series; i++) {
+		if (b->series[i].n)
+			continue;
+		calvin_bench_series_why(&b->series[i], "%s",
+					interrupted
+					    ? "interrupted before it was measured"
+					    : "no round measured it (calvin's messages said "
+					      "why)");
+		b->incomplete = true;
+	}
 
 	snprintf(script, sizeof(script), "%s.gp", b->mode->name);
 	/* throughput's trials are rates, in CSV files of its own */
