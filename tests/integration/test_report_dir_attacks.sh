@@ -10,7 +10,7 @@
 require_root
 require_netns_xdp
 command -v gnuplot >/dev/null || skip "gnuplot is not installed (make installs gnuplot-nox)"
-command -v perl >/dev/null || skip "perl is not installed (the test's attacker is a perl loop)"
+command -v perl >/dev/null || skip "perl is not installed (make installs it; the test's attacker is a perl loop)"
 C=t-outatk
 SPEC=$(spec_copy chains/tactile-fwd.yaml $C)
 export CALVIN_RUN_DIR=$TMP/run
