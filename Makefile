@@ -11,10 +11,13 @@
 CHAIN ?= chains/tactile-fwd.yaml
 B := build
 
-# Debian 12 packages the build, the tests and the run need.
+# Debian 12 packages the build, the tests, the run and the benchmarks need:
+# iperf3 and rt-tests (cyclictest) for calvin bench, bc and openssl for
+# bench/sharing.sh and bench/user.sh, perl for a test's attacker.
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libjson-c-dev libcmocka-dev \
 	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox stress-ng \
+	iperf3 rt-tests bc openssl perl \
 	qemu-system-x86 busybox-static cpio zstd kmod \
 	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu
 

@@ -538,7 +538,7 @@ pps_shared() {
 	echo "forwarding hop adds to a packet, with the generator's and sink's share taken out"
 	echo "(direct = the sink on V's west port, no hop). 0 = lost in the noise."
 	echo "Linux/XDP hop cost: **$(awk -v a="${R[shared,xhop]}" -v b="${R[shared,lhop]}" \
-		'BEGIN { if (a > 0 && b > 0) printf "%.2f", b / a; else printf "n/a" }')**"
+		'BEGIN { if (a > 0 && b > 0) printf "%.2f", b / a; else printf "- (a hop cost of 0 is lost in the noise: no ratio)" }')**"
 	echo
 }
 

@@ -73,7 +73,7 @@ live() { # SPEC
 	name=b-${label#tactile-}
 	bench_spec "$spec" "$name"
 	if ! $B/calvin up "$BENCH_SPEC" >/dev/null 2>"$TMP/err"; then
-		echo "| $label | | (failed: $(tail -n 1 "$TMP/err")) | | | |"
+		echo "| $label | - | not measured: calvin up failed: $(tail -n 1 "$TMP/err") | - | - | - |"
 		return
 	fi
 	$B/calvin -j status "$name" >"$TMP/$name.status" 2>/dev/null
@@ -82,7 +82,7 @@ live() { # SPEC
 			2>"$TMP/err"; then
 			hop_rows "$label" "$size" "$TMP/$name-$size.json" "$TMP/$name.status"
 		else
-			echo "| $label | $size | (failed: $(tail -n 1 "$TMP/err")) | | | |"
+			echo "| $label | $size | not measured: calvin probe failed: $(tail -n 1 "$TMP/err") | - | - | - |"
 		fi
 	done
 	$B/calvin down "$name" >/dev/null 2>&1
@@ -117,11 +117,11 @@ fwd2_spec() {
 	echo
 	echo "## 1. Network coding codec (k=32, r=8, GF(2^8), ISA-L)"
 	echo
-	$B/bench/nc_bench
+	$B/bench/nc_bench || echo "not measured: bench/nc_bench exited $?"
 	echo
 	echo "## 2. AEAD per packet against OpenSSL's per-record mode ($(openssl version | cut -d' ' -f1-2))"
 	echo
-	$B/bench/aead_bench
+	$B/bench/aead_bench || echo "not measured: bench/aead_bench exited $?"
 	echo
 	echo "## 3. Residence time in live chains (hop records, $COUNT probes per size, ns)"
 	echo
@@ -147,3 +147,4 @@ fwd2_spec() {
 	echo "(portable C, no AES-NI) and 3.2 us for block network coding (Kodo RLNC)."
 } | tee "$OUT"
 echo "report: $OUT"
+bench_done "$OUT"

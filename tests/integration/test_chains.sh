@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 require_netns_xdp
-command -v taskset >/dev/null || skip "taskset is not installed"
+command -v taskset >/dev/null || skip "taskset is not installed (util-linux)"
 [ "$(nproc --all)" -ge 2 ] || skip "needs 2 CPUs"
 export CALVIN_RUN_DIR=$TMP/run
 mkdir -m 700 "$CALVIN_RUN_DIR"

@@ -140,6 +140,15 @@ static void test_ndr_report(void **state)
 	t = text(table, NULL);
 	assert_non_null(strstr(t, "**no, less**\n"));
 	free(t);
+	/* the conventional stack measured in no round: no 0, no ratio, no verdict */
+	rows[2].nr = 0;
+	snprintf(rows[2].why, sizeof(rows[2].why), "calvin up failed");
+	t = text(table, NULL);
+	assert_non_null(
+	    strstr(t, "| conventional stack | 64 | not measured: calvin up failed | - |"));
+	assert_non_null(strstr(t, "| 300000 | - |\n"));
+	assert_non_null(strstr(t, "- 64-byte frames: not measured: calvin up failed\n"));
+	free(t);
 }
 
 static void csvs(FILE *f, void *arg)
@@ -158,11 +167,15 @@ static void csvs(FILE *f, void *arg)
 		  .sent = 5000,
 		  .received = 5000 },
 	};
-	struct calvin_bench_tcp tcp = { .label = "calvin", .nr = 2, .bps = { 1e9, 2e9 } };
+	struct calvin_bench_tcp tcp[3] = {
+		{ .label = "calvin", .nr = 2, .bps = { 1e9, 2e9 } },
+		{ .label = "half", .nr = 1, .bps = { 3e9 }, .failed = 1, .why = "iperf3 failed" },
+		{ .label = "none", .why = "iperf3 is not installed" },
+	};
 
 	calvin_bench_trials_csv(f, rows, tr, 2);
-	calvin_bench_tcp_csv(f, &tcp, 1);
-	calvin_bench_tcp_table(f, &tcp, 1);
+	calvin_bench_tcp_csv(f, tcp, 1);
+	calvin_bench_tcp_table(f, tcp, 3);
 	calvin_bench_ndr_gnuplot(f, rows, 3, tr, 2);
 }
 
@@ -179,6 +192,9 @@ static void test_csvs(void **state)
 	assert_non_null(strstr(t, "config,round,bits_per_second\ncalvin,1,1000000000\n"
 				  "calvin,2,2000000000\n"));
 	assert_non_null(strstr(t, "| calvin | 1.50 | 1.00, 2.00 |\n"));
+	/* a round that failed is no 0.00; a row without any says why */
+	assert_non_null(strstr(t, "| half | 3.00 | 3.00; 1 not measured: iperf3 failed |\n"));
+	assert_non_null(strstr(t, "| none | not measured: iperf3 is not installed | - |\n"));
 	assert_non_null(strstr(t, "$ndr << EOD\n1 25.600\n"));
 	assert_non_null(strstr(t, "$trials2 << EOD\n218877 0.01000010\n"));
 	assert_non_null(strstr(t, "set output 'throughput-loss'.ext"));

@@ -165,10 +165,19 @@ static void test_table_empty(void **state)
 	two(s);
 	calvin_bench_series_free(&s[0]);
 	t = text_of(ratio_table, s);
-	/* no samples: a row that says so; no comparison against it */
-	assert_non_null(strstr(t, "| config a | 0 | all |"));
+	/* no samples: a row that says so, no figure (0 is not one); no
+	 * comparison against it */
+	assert_non_null(strstr(t, "| config a | 0 | all | not measured: no samples | - |"));
+	assert_null(strstr(t, "| config a | 0 | all | 0"));
 	assert_non_null(strstr(t, "| config b | 100 | - |"));
 	assert_non_null(strstr(t, "| - | - | - |\n"));
+	free(t);
+	/* and why, when the bench knows; the first reason stays */
+	calvin_bench_series_why(&s[0], "cyclictest is not installed (%s)", "rt-tests");
+	calvin_bench_series_why(&s[0], "a later reason");
+	t = text_of(ratio_table, s);
+	assert_non_null(strstr(t, "| config a | 0 | all | not measured: cyclictest is not "
+				  "installed (rt-tests) | - |"));
 	free(t);
 	calvin_bench_series_free(&s[1]);
 }

@@ -197,11 +197,9 @@ static int setup(struct bench *b, const struct cmd_args *a)
 	else
 		snprintf(b->outdir, sizeof(b->outdir), "bench/results/%s-%s-%s", b->mode->name,
 			 b->spec.name, date);
-	err = mkdir_p(b->outdir, 0755);
-	if (err) {
-		calvin_err("cannot create the report directory %s: %s", b->outdir, strerror(-err));
-		return CALVIN_EXIT_USAGE;
-	}
+	rc = bench_report_open(b);
+	if (rc)
+		return rc;
 	snprintf(b->command, sizeof(b->command),
 		 "calvin bench %s %.256s -n %u%s%.0u -t %g -o %.512s", b->mode->name, a->arg[1],
 		 b->rounds, b->count ? " -c " : "", b->count, b->seconds, b->outdir);
@@ -235,12 +233,15 @@ int cmd_bench(const struct cmd_args *a)
 	if (!b)
 		return CALVIN_EXIT_FAIL;
 	b->journal.fd = -1;
+	b->dir.fd = b->chains.fd = b->deployed.fd = -1;
 	b->mode = find_mode(a->arg[0]);
 	rc = b->mode ? setup(b, a) : CALVIN_EXIT_USAGE;
 	if (rc)
 		goto out;
 	catch_quit_signals();
 	rc = bench_journal_open(&b->journal);
+	if (!rc)
+		rc = bench_deployed_open(b);
 	if (rc)
 		goto out;
 	bench_describe_machine(b);
@@ -250,9 +251,15 @@ int cmd_bench(const struct cmd_args *a)
 	/* every process and chain of the run is gone unless a tear-down failed */
 	bench_journal_close(&b->journal, rc != CALVIN_EXIT_FAIL);
 	bench_say(b);
+	if (!rc && b->incomplete) {
+		calvin_err("calvin bench %s: some figures were not measured; %s/report.md says why",
+			   b->mode->name, b->outdir);
+		rc = CALVIN_EXIT_FAIL;
+	}
 	if (calvin_quit)
 		rc = quit_status();
 out:
+	bench_folders_close(b);
 	for (i = 0; i < b->nr_series; i++)
 		calvin_bench_series_free(&b->series[i]);
 	free(b->series);

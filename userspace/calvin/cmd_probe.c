@@ -15,6 +15,7 @@
 #include "isolate/isolate.h"
 #include "jout.h"
 #include "jsonw.h"
+#include "outdir.h"
 #include "probe.h"
 #include "report.h"
 #include "util.h"
@@ -79,6 +80,7 @@ void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_a
 	out->p = spec->probe;
 	out->raw = a->raw;
 	out->outdir = a->outdir;
+	out->dir = a->dir;
 	out->check = a->check;
 	if (a->p.count)
 		out->p.count = a->p.count;
@@ -145,7 +147,7 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 			calvin_err("cannot write %s: %s", a->raw, strerror(errno));
 			return CALVIN_EXIT_USAGE;
 		}
-	} else if (a->outdir) {
+	} else if (a->dir) {
 		raw = tmpfile();
 		if (!raw) {
 			calvin_err("cannot make a temporary file: %s", strerror(errno));
@@ -178,7 +180,7 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 		else
 			calvin_report_text(stdout, spec, r);
 		fflush(raw ? raw : stdout);
-		if (a->outdir && report_dir_write(a->outdir, spec, r, raw, NULL, NULL))
+		if (a->dir && report_dir_write(a->dir, spec, r, raw, NULL, NULL))
 			rc = CALVIN_EXIT_FAIL;
 		if (a->check && calvin_verdict(spec, r))
 			rc = CALVIN_EXIT_OVER_BUDGET;
@@ -193,6 +195,7 @@ close_raw:
 
 int cmd_probe(const struct cmd_args *a)
 {
+	struct outdir dir = { .fd = -1 };
 	struct calvin_chain_spec spec;
 	struct probe_args merged;
 	int rc;
@@ -204,11 +207,16 @@ int cmd_probe(const struct cmd_args *a)
 		rc = need_root("calvin probe");
 	if (!rc)
 		rc = deployed_spec(a->arg[0], &spec);
+	/* the report folder is taken before a probe is sent */
+	if (!rc && a->probe.outdir)
+		rc = outdir_open(&dir, a->probe.outdir);
 	if (rc)
 		return rc;
 	probe_args_apply(&spec, &a->probe, &merged);
+	merged.dir = a->probe.outdir ? &dir : NULL;
 	/* Ctrl-C ends the probes early; the report shows what they measured */
 	catch_quit_signals();
 	rc = chain_probe(&spec, &merged);
+	outdir_close(&dir);
 	return calvin_quit ? quit_status() : rc;
 }

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "jout.h"
 #include "jsonw.h"
+#include "outdir.h"
 #include "state.h"
 #include "util.h"
 
@@ -29,6 +30,7 @@ static int refuse_deployed(const struct calvin_chain_spec *spec)
 
 int cmd_run(const struct cmd_args *a)
 {
+	struct outdir dir = { .fd = -1 };
 	struct calvin_chain_spec spec;
 	struct calvin_spec_text text;
 	struct probe_args merged;
@@ -38,20 +40,29 @@ int cmd_run(const struct cmd_args *a)
 	if (rc)
 		return rc;
 	rc = refuse_deployed(&spec);
+	if (!rc)
+		rc = need_root("calvin run");
+	/* a report folder calvin may not write is refused before the chain
+	 * is deployed, not after it was measured */
+	if (!rc && a->probe.outdir)
+		rc = outdir_open(&dir, a->probe.outdir);
 	if (!rc) {
 		catch_quit_signals();
 		rc = chain_up(&spec, &text);
 	}
 	calvin_spec_text_free(&text);
 	if (rc) {
+		outdir_close(&dir);
 		jw_str(jout(), "chain", spec.name);
 		jw_bool(jout(), "up", false);
 		return rc;
 	}
 	probe_args_apply(&spec, &a->probe, &merged);
+	merged.dir = a->probe.outdir ? &dir : NULL;
 	/* a signal between up and the first probe: nothing to measure */
 	rc = calvin_quit ? 0 : chain_probe(&spec, &merged);
 	fflush(stdout);
+	outdir_close(&dir);
 	down = chain_down(spec.name);
 	jw_bool(jout(), "down", !down);
 	if (calvin_quit) {

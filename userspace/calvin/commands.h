@@ -14,9 +14,10 @@
 /* Command-line overrides of a spec's probe section (0 = not given). */
 struct probe_args {
 	struct calvin_probe_spec p;
-	const char *raw;    /* per-probe records to this file */
-	const char *outdir; /* the report as files (report.md, samples.csv, pictures) */
-	bool check;	 /* exit CALVIN_EXIT_OVER_BUDGET when the verdict is not within budget */
+	const char *raw;	  /* per-probe records to this file */
+	const char *outdir;	  /* -o: the report as files (report.md, samples.csv, pictures) */
+	const struct outdir *dir; /* that folder, taken (outdir.h) before anything ran */
+	bool check; /* exit CALVIN_EXIT_OVER_BUDGET when the verdict is not within budget */
 };
 
 /* Command-line settings of `calvin bench` (0 or NULL: the mode's default). */
@@ -173,15 +174,14 @@ int admit_check(const struct calvin_chain_spec *spec, const struct cmd_args *a);
  * tear it down otherwise. 0 when admitted, CALVIN_EXIT_OVER_BUDGET when
  * it missed its budget or lost probes, 1 when it could not be measured. */
 int chain_admit(const struct calvin_chain_spec *spec, const struct probe_args *given);
-/* Write the report of a probe run into dir (outdir.c); raw holds the run's
+/* Write the report of a probe run into d (outdir.c); raw holds the run's
  * per-probe records. placement and command may be NULL. */
 struct calvin_probe_result;
-int report_dir_write(const char *dir, const struct calvin_chain_spec *spec,
+struct outdir;
+int report_dir_write(const struct outdir *d, const struct calvin_chain_spec *spec,
 		     const struct calvin_probe_result *r, FILE *raw, const char *placement,
 		     const char *command);
 /* "2 CPUs online, AMD EPYC, Linux 6.18": the machine, for reports. */
 void report_host_line(char *buf, size_t len);
-/* gnuplot SCRIPT in dir, quietly; 0 when it drew everything. */
-int report_gnuplot_run(const char *dir, const char *script);
 
 #endif /* CALVIN_COMMANDS_H */

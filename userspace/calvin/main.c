@@ -19,8 +19,9 @@ static int cmd_help(const struct cmd_args *a);
 	"  -p, --ping-pong   send each probe when the one before came back (or timed out)\n"       \
 	"  -s, --size BYTES  UDP payload bytes, telemetry block included\n"                        \
 	"      --raw FILE    write one line per reply to FILE: seq, times, hop records\n"          \
-	"  -o, --output DIR  also write the report as files: report.md with pictures,\n"       \
-	"                    samples.csv, report.txt, report.json, plot.gp\n"                   \
+	"  -o, --output DIR  also write the report as files: report.md with pictures,\n"           \
+	"                    samples.csv, report.txt, report.json, plot.gp; DIR is made\n"         \
+	"                    (0700) or must be yours, written by nobody else\n"                    \
 	"      --check       exit 3 when the chain is not within budget (or lost probes)\n"        \
 	"The chain file's probe section gives what is not given here.\n"
 
@@ -156,7 +157,8 @@ static const struct calvin_cmd cmds[] = {
 	      "  -t, --time S      seconds per measurement (decimals allowed): sockperf\n"
 	      "                    (baseline), cyclictest (wakeup), each trial and iperf3\n"
 	      "                    (throughput); tools that count whole seconds get at least 1\n"
-	      "  -o, --output DIR  the report directory (default bench/results/MODE-CHAIN-DATE)\n",
+	      "  -o, --output DIR  the report directory (default bench/results/MODE-CHAIN-DATE),\n"
+	      "                    made (0700) or yours, written by nobody else\n",
 	  .opts = bench_options,
 	  .shortopts = BENCH_SHORTOPTS,
 	  .opt = bench_option },
@@ -196,7 +198,7 @@ static void usage(FILE *f)
 			fprintf(f, "  %s\n  %*s%s\n", line, SUMMARY_COL, "", cmds[i].summary);
 	}
 	fprintf(f, "\n  -j, --json     JSON output\n"
-		   "  -v, --verbose  show the commands calvin runs\n"
+		   "  -v, --verbose  show the commands calvin runs and what they say (stderr)\n"
 		   "Options go before or after the command and its arguments. 'calvin help\n"
 		   "COMMAND' or 'calvin COMMAND --help' describes one command.\n");
 }

@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -49,12 +50,38 @@ void calvin_err_line(const char *line);
 void calvin_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern bool calvin_verbose;
 
-/* Run argv (a NULL-terminated list) and wait. Output goes to the calvin
- * log when not verbose. Returns the exit status, or -errno. When quiet_fail
- * is false, a non-zero status is reported in one line. */
+/* Run argv (a NULL-terminated list) and wait. argv[0] is a program of
+ * the system's (tool_path(): never found through PATH) or an absolute
+ * path. Its stdout goes nowhere and its stderr to calvin's stderr; under
+ * -v both go to calvin's stderr. Never to calvin's stdout, which is the
+ * report's. Returns the exit status, or -errno. When quiet_fail is
+ * false, a non-zero status is reported in one line; when true, its
+ * stderr is dropped too (unless -v). */
 int run_cmd(const char *const argv[], bool quiet_fail);
+struct run_opts {
+	bool quiet_fail;
+	const char *netns; /* run it in this network namespace (/run/netns/NAME) */
+	int in_fd;	   /* its stdin; 0: /dev/null */
+	int dir_fd;	   /* the folder it runs in; 0: calvin's */
+};
+int run_cmd_opts(const struct run_opts *o, const char *const argv[]);
 #define RUN(...) run_cmd((const char *const[]){ __VA_ARGS__, NULL }, false)
 #define RUN_QUIET(...) run_cmd((const char *const[]){ __VA_ARGS__, NULL }, true)
+/* In a network namespace, as `ip netns exec NS` would, without ip. */
+#define RUN_IN(ns, ...)                                                                            \
+	run_cmd_opts(&(struct run_opts){ .netns = (ns) },                                          \
+		     (const char *const[]){ __VA_ARGS__, NULL })
+
+/* The programs calvin runs (tools.c): the absolute path of name in
+ * /usr/sbin, /usr/bin, /sbin or /bin, looked up once; NULL when it is in
+ * none of them. */
+const char *tool_path(const char *name);
+/* Its Debian package ("rt-tests" for cyclictest). */
+const char *tool_package(const char *name);
+/* "cyclictest is not installed: ... (Debian package rt-tests; ...)". */
+void tool_missing(const char *name, char *buf, size_t len);
+/* tool_path(), or NULL after that line on stderr. */
+const char *tool_need(const char *name);
 
 /* Network namespaces by name (/run/netns/NAME). */
 bool netns_exists(const char *name);

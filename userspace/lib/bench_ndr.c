@@ -75,13 +75,19 @@ void calvin_bench_ndr_table(FILE *f, const struct calvin_bench_ndr *rows, size_t
 	      "|---|---:|---:|---:|---|---:|---:|\n",
 	      f);
 	for (i = 0; i < n; i++) {
+		if (!rows[i].nr) {
+			fprintf(f, "| %s | %u | not measured: %s | - | - | - | - |\n",
+				rows[i].label, rows[i].frame_size,
+				rows[i].why[0] ? rows[i].why : "no round");
+			continue;
+		}
 		m = calvin_bench_ndr_median(&rows[i]);
 		fprintf(f, "| %s | %u | %.0f | %.1f |", rows[i].label, rows[i].frame_size, m,
 			calvin_gen_bps(m, rows[i].frame_size) / 1e6);
 		rounds_cell(f, &rows[i]);
 		fprintf(f, " %.0f |", median(rows[i].ceiling, rows[i].nr));
 		l = linux_row(rows, n, rows[i].frame_size);
-		lm = l >= 0 ? calvin_bench_ndr_median(&rows[l]) : 0;
+		lm = l >= 0 && rows[l].nr ? calvin_bench_ndr_median(&rows[l]) : 0;
 		if (l < 0 || (size_t)l == i || lm <= 0)
 			fputs(" - |\n", f);
 		else
@@ -108,6 +114,11 @@ void calvin_bench_ndr_verdict(FILE *f, const struct calvin_bench_ndr *rows, size
 		l = linux_row(rows, n, rows[i].frame_size);
 		if (l < 0)
 			continue;
+		if (!rows[i].nr || !rows[l].nr) {
+			fprintf(f, "- %u-byte frames: not measured: %s\n", rows[i].frame_size,
+				!rows[i].nr ? rows[i].why : rows[l].why);
+			continue;
+		}
 		c = calvin_bench_ndr_median(&rows[i]);
 		lm = calvin_bench_ndr_median(&rows[l]);
 		for (j = 0; j < rows[i].nr && rows[i].limited[j]; j++)
@@ -141,9 +152,16 @@ void calvin_bench_tcp_table(FILE *f, const struct calvin_bench_tcp *t, size_t n)
 
 	fputs("| configuration | TCP goodput Gbit/s (median) | each round |\n|---|---:|---|\n", f);
 	for (i = 0; i < n; i++) {
+		if (!t[i].nr) {
+			fprintf(f, "| %s | not measured: %s | - |\n", t[i].label,
+				t[i].why[0] ? t[i].why : "no round");
+			continue;
+		}
 		fprintf(f, "| %s | %.2f |", t[i].label, median(t[i].bps, t[i].nr) / 1e9);
 		for (k = 0; k < t[i].nr; k++)
 			fprintf(f, "%s%.2f", k ? ", " : " ", t[i].bps[k] / 1e9);
+		if (t[i].failed)
+			fprintf(f, "; %u not measured: %s", t[i].failed, t[i].why);
 		fputs(" |\n", f);
 	}
 }

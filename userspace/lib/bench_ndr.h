@@ -29,6 +29,7 @@ struct calvin_bench_ndr {
 	/* the search's first trial, at the generator's ceiling, passed: the
 	 * NDR is the generator's, a lower bound of the chain's */
 	bool limited[CALVIN_BENCH_MAX_ROUNDS];
+	char why[CALVIN_BENCH_WHY_MAX]; /* a round it was not measured in: why */
 };
 
 /* One trial of a search. */
@@ -49,7 +50,8 @@ void calvin_bench_trials_csv(FILE *f, const struct calvin_bench_ndr *rows,
 
 /* The NDR table: per configuration and size, the median NDR in frames
  * and Mbit/s (wire bits of the frames), each round's, the generator's
- * ceiling, and the ratio to the conventional stack at the same size. */
+ * ceiling, and the ratio to the conventional stack at the same size; "not
+ * measured: WHY" for a row without rounds. */
 void calvin_bench_ndr_table(FILE *f, const struct calvin_bench_ndr *rows, size_t n);
 
 /* For each frame size: does calvin in throughput mode (the largest burst)
@@ -60,8 +62,10 @@ void calvin_bench_ndr_verdict(FILE *f, const struct calvin_bench_ndr *rows, size
 /* TCP goodput (iperf3), bits per second per round, per configuration. */
 struct calvin_bench_tcp {
 	char label[CALVIN_BENCH_LABEL_MAX];
-	unsigned int nr;
-	double bps[CALVIN_BENCH_MAX_ROUNDS]; /* 0: that round failed */
+	unsigned int nr;		     /* rounds measured */
+	double bps[CALVIN_BENCH_MAX_ROUNDS]; /* theirs */
+	unsigned int failed;		     /* rounds not measured, */
+	char why[CALVIN_BENCH_WHY_MAX];	     /* and why (the first reason) */
 };
 void calvin_bench_tcp_csv(FILE *f, const struct calvin_bench_tcp *t, size_t n);
 void calvin_bench_tcp_table(FILE *f, const struct calvin_bench_tcp *t, size_t n);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,17 @@ int calvin_bench_series_add(struct calvin_bench_series *s, double v_ns, unsigned
 	s->v[s->n] = v_ns;
 	s->round[s->n++] = (uint16_t)r;
 	return 0;
+}
+
+void calvin_bench_series_why(struct calvin_bench_series *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->why[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	va_end(ap);
 }
 
 void calvin_bench_series_free(struct calvin_bench_series *s)
@@ -213,8 +225,11 @@ int calvin_bench_latency_table(FILE *f, const struct calvin_bench_series *s, siz
 	table_head(f, cmp, b);
 	for (i = 0; i < n; i++) {
 		if (!s[i].n) {
-			fprintf(f, "| %s | 0 | %s | - | - | - | - | - | - | - | - | - |\n",
-				s[i].label, s[i].sent ? "all" : "-");
+			fprintf(
+			    f,
+			    "| %s | 0 | %s | not measured: %s | - | - | - | - | - | - | - | - |\n",
+			    s[i].label, s[i].sent ? "all" : "-",
+			    s[i].why[0] ? s[i].why : "no samples");
 			continue;
 		}
 		err = table_row(f, s, i, cmp, b);

@@ -23,6 +23,7 @@
 
 #define CALVIN_BENCH_KEY_MAX 48
 #define CALVIN_BENCH_LABEL_MAX 96
+#define CALVIN_BENCH_WHY_MAX 192
 
 /* The samples of one metric of one configuration, pooled over rounds, in
  * the order they were taken. */
@@ -41,6 +42,9 @@ struct calvin_bench_series {
 	/* samples are in time order (probes): bootstrap by blocks; false for
 	 * samples made from a histogram, whose order says nothing */
 	bool ordered;
+	/* why it has no samples, for "not measured: WHY" where its figures
+	 * would be ("": no samples, no reason known) */
+	char why[CALVIN_BENCH_WHY_MAX];
 };
 
 /* Set up an empty series; the strings are copied (cut to fit). */
@@ -49,6 +53,9 @@ void calvin_bench_series_init(struct calvin_bench_series *s, const char *config,
 /* Append one sample of round r; 0 or -ENOMEM. */
 int calvin_bench_series_add(struct calvin_bench_series *s, double v_ns, unsigned int r);
 void calvin_bench_series_free(struct calvin_bench_series *s);
+/* Why s could not be measured (printf-style; the first reason stays). */
+void calvin_bench_series_why(struct calvin_bench_series *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* samples.csv of n series: the header, then the rows. */
 void calvin_bench_csv(FILE *f, const struct calvin_bench_series *s, size_t n);
@@ -62,8 +69,9 @@ enum calvin_bench_compare {
 /* The latency table: one row per series: n, lost, p50 and p99 with their
  * intervals, p99.9, max, jitter (p99 - p50) and standard deviation with
  * intervals, and the comparison against each row's ref. The bootstrap's
- * block is used for ordered series, 1 for the others. Returns 0 or
- * -ENOMEM. */
+ * block is used for ordered series, 1 for the others. A series without
+ * samples says "not measured: WHY" where its p50 would be, and no figure.
+ * Returns 0 or -ENOMEM. */
 int calvin_bench_latency_table(FILE *f, const struct calvin_bench_series *s, size_t n,
 			       enum calvin_bench_compare cmp, const struct calvin_bootstrap *b);
 

@@ -81,6 +81,60 @@ const char *calvin_stat_name(enum calvin_stat st)
 	return (size_t)st < sizeof(stat_names) / sizeof(stat_names[0]) ? stat_names[st] : "?";
 }
 
+/* Rearrange a[0..n) so that a[k] holds what a sort would put there, with
+ * nothing greater before it and nothing smaller after it (Hoare's
+ * selection): a quantile in O(n) time on average, where each of the
+ * bootstrap's thousand resamples would otherwise be sorted. */
+static void select_kth(double *a, long n, long k)
+{
+	long lo = 0, hi = n - 1, i, j;
+	double p, t;
+
+	while (lo < hi) {
+		/* median of three: no quadratic time on sorted input */
+		p = a[lo + (hi - lo) / 2];
+		if ((a[lo] <= p) == (p <= a[hi]))
+			;
+		else if ((p <= a[lo]) == (a[lo] <= a[hi]))
+			p = a[lo];
+		else
+			p = a[hi];
+		for (i = lo, j = hi; i <= j;) {
+			while (a[i] < p)
+				i++;
+			while (a[j] > p)
+				j--;
+			if (i <= j) {
+				t = a[i];
+				a[i++] = a[j];
+				a[j--] = t;
+			}
+		}
+		/* a[lo..j] <= p, a[i..hi] >= p, and p between them */
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+/* calvin_quantile() of x (rearranged; any order in) by selection. */
+static double quantile_select(double *x, size_t n, double q)
+{
+	double h = (double)(n - 1) * q, next;
+	size_t i = (size_t)floor(h), k;
+
+	select_kth(x, (long)n, (long)i);
+	if (i + 1 >= n)
+		return x[i];
+	for (next = x[i + 1], k = i + 2; k < n; k++)
+		if (x[k] < next)
+			next = x[k];
+	return x[i] + (h - floor(h)) * (next - x[i]);
+}
+
 double calvin_stat(enum calvin_stat st, const double *x, size_t n, double *scratch)
 {
 	double mean, sd;
@@ -89,16 +143,18 @@ double calvin_stat(enum calvin_stat st, const double *x, size_t n, double *scrat
 		moments(x, n, &mean, &sd);
 		return st == CALVIN_STAT_MEAN ? mean : sd;
 	}
-	sort_copy(x, n, scratch);
+	if (!n)
+		return 0;
+	memcpy(scratch, x, n * sizeof(*x));
 	switch (st) {
 	case CALVIN_STAT_P50:
-		return calvin_quantile(scratch, n, 0.5);
+		return quantile_select(scratch, n, 0.5);
 	case CALVIN_STAT_P99:
-		return calvin_quantile(scratch, n, 0.99);
+		return quantile_select(scratch, n, 0.99);
 	case CALVIN_STAT_P999:
-		return calvin_quantile(scratch, n, 0.999);
+		return quantile_select(scratch, n, 0.999);
 	case CALVIN_STAT_JITTER:
-		return calvin_quantile(scratch, n, 0.99) - calvin_quantile(scratch, n, 0.5);
+		return quantile_select(scratch, n, 0.99) - quantile_select(scratch, n, 0.5);
 	default:
 		return 0;
 	}
@@ -120,20 +176,34 @@ static size_t below(uint64_t *state, size_t n)
 	return (size_t)((next_u64(state) >> 11) * (1.0 / 9007199254740992.0) * (double)n);
 }
 
-/* One moving-block resample of x into out (n values): blocks of b
- * consecutive samples starting anywhere, the last one cut to fit. */
+/* The block length for n samples: at most n / MIN_BLOCKS, so that a
+ * resample is made of enough blocks to vary at all (50 probes in blocks
+ * of 32 are one block and a piece). */
+#define MIN_BLOCKS 8
+static size_t block_len(size_t b, size_t n)
+{
+	if (b > n / MIN_BLOCKS)
+		b = n / MIN_BLOCKS;
+	return b < 1 ? 1 : b;
+}
+
+/* One circular-block resample of x into out (n values): blocks of b
+ * consecutive samples starting anywhere, wrapping from the last sample to
+ * the first (Politis and Romano's circular bootstrap), the last block cut
+ * to fit. Every sample is drawn equally often on average, as the
+ * estimate weighs them: blocks that stop at the end draw the first and
+ * last b - 1 samples less often, and when those are the slow ones (the
+ * first probes after a deploy) the resampled statistics fell below the
+ * estimate, which then lay outside its own interval. */
 static void resample(const double *x, size_t n, size_t b, uint64_t *rng, double *out)
 {
 	size_t filled = 0, start, k;
 
-	if (b < 1)
-		b = 1;
-	if (b > n)
-		b = n;
+	b = block_len(b, n);
 	while (filled < n) {
-		start = below(rng, n - b + 1);
+		start = below(rng, n);
 		for (k = 0; k < b && filled < n; k++)
-			out[filled++] = x[start + k];
+			out[filled++] = x[(start + k) % n];
 	}
 }
 
@@ -227,8 +297,8 @@ out:
 }
 
 int calvin_variability_reduction(const struct calvin_bootstrap *b, enum calvin_stat st,
-				 const double *config, size_t nc, const double *baseline,
-				 size_t nb, struct calvin_ci *ci)
+				 const double *config, size_t nc, const double *baseline, size_t nb,
+				 struct calvin_ci *ci)
 {
 	struct calvin_ci ratio;
 	int err;
@@ -245,8 +315,7 @@ int calvin_variability_reduction(const struct calvin_bootstrap *b, enum calvin_s
 
 enum { NDR_TRY_HI, NDR_TRY_LO, NDR_BISECT, NDR_DONE };
 
-int calvin_ndr_init(struct calvin_ndr *s, double lo, double hi, double resolution,
-		    double threshold)
+int calvin_ndr_init(struct calvin_ndr *s, double lo, double hi, double resolution, double threshold)
 {
 	memset(s, 0, sizeof(*s));
 	if (!(lo > 0 && hi > lo && resolution > 0 && threshold >= 0))

@@ -8,8 +8,12 @@
  * Why a bootstrap by blocks: latency samples taken one after another are
  * not independent (a slow period makes several slow probes in a row), so
  * resampling single samples understates the uncertainty. Resampling runs
- * of consecutive samples (the moving-block bootstrap) keeps that
- * dependence; a block of 1 is the ordinary bootstrap.
+ * of consecutive samples keeps that dependence; a block of 1 is the
+ * ordinary bootstrap. Blocks wrap around from the last sample to the
+ * first (the circular block bootstrap), so a resample weighs every sample
+ * alike, as the estimate does: the percentile interval is then one of the
+ * statistic as the estimate defines it, and holds its estimate. A block
+ * is at most n / 8 samples long, so a resample has blocks to vary.
  */
 #ifndef CALVIN_LIB_STATS_H
 #define CALVIN_LIB_STATS_H
@@ -46,13 +50,13 @@ const char *calvin_stat_name(enum calvin_stat st);
 
 struct calvin_ci {
 	double estimate; /* the statistic of the samples as they are */
-	double lo, hi; /* percentile-bootstrap interval */
+	double lo, hi;	 /* percentile-bootstrap interval */
 };
 
 struct calvin_bootstrap {
 	unsigned int reps; /* resamples, e.g. 1000 */
-	double level; /* e.g. 0.95 */
-	size_t block; /* moving-block length; 0 or 1: single samples */
+	double level;	   /* e.g. 0.95 */
+	size_t block;	   /* circular-block length; 0 or 1: single samples */
 	uint64_t seed;
 };
 
@@ -71,8 +75,8 @@ int calvin_bootstrap_ratio(const struct calvin_bootstrap *b, enum calvin_stat st
  * 1 - stat(config) / stat(baseline), e.g. 0.4 = "40% less jitter", with
  * its interval (from the ratio's). */
 int calvin_variability_reduction(const struct calvin_bootstrap *b, enum calvin_stat st,
-				 const double *config, size_t nc, const double *baseline,
-				 size_t nb, struct calvin_ci *ci);
+				 const double *config, size_t nc, const double *baseline, size_t nb,
+				 struct calvin_ci *ci);
 
 /* The no-drop rate (NFVbench's NDR): the highest offered rate whose loss
  * is at most a threshold, found by bisection between a rate known (or

@@ -91,12 +91,14 @@ static int one(struct bench *b, struct baseline *x, int k, unsigned int round)
 	rc = k == CALVIN ? bench_up(b, spec) : bench_stack_up(b, spec, x->ports, &x->sp);
 	if (rc) {
 		x->failed[k] = !bench_stopped();
+		b->incomplete |= x->failed[k];
 		return 0;
 	}
 	inet_pton(AF_INET, entry, &dst);
 	inet_pton(AF_INET, server, &at);
-	err = bench_node_spawn(spec, spec->server.name, srv, -1, &pid);
-	if (!err)
+	if (!b->series[S_SOCKPERF + k].why[0])
+		err = bench_node_spawn(spec, spec->server.name, srv, -1, &pid);
+	if (!err && pid)
 		err =
 		    bench_port_wait(spec, spec->server.name, at, SOCKPERF_PORT, SOCK_DGRAM, 10000);
 	if (!err && !bench_stopped()) {
@@ -104,7 +106,7 @@ static int one(struct bench *b, struct baseline *x, int k, unsigned int round)
 			       k == CALVIN ? "calvin" : "conventional stack");
 		err = bench_probe(b, spec, dst, &b->series[S_RTT + k], round);
 	}
-	if (!err && !bench_stopped()) {
+	if (!err && pid && !bench_stopped()) {
 		bench_progress(b, "round %u/%u: %s: sockperf", round, b->rounds,
 			       k == CALVIN ? "calvin" : "conventional stack");
 		err = sockperf(b, spec, entry, &b->series[S_SOCKPERF + k], round);
@@ -115,7 +117,7 @@ static int one(struct bench *b, struct baseline *x, int k, unsigned int round)
 	}
 	down = bench_down(b, spec);
 	if (err && !bench_stopped())
-		x->failed[k] = true;
+		x->failed[k] = b->incomplete = true;
 	if (down)
 		calvin_err("chain %s would not go down; stopping the bench", spec->name);
 	return down;
@@ -178,7 +180,8 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 	      "Every sample of every round, pooled: calvin's probe (kernel timestamps) and "
 	      "sockperf's (its own clock, `--full-rtt`). The ratio columns are calvin's over the "
 	      "conventional stack's, per tool (below 1: calvin answers sooner). Intervals: "
-	      "percentile bootstrap, 1000 resamples of blocks of 32 consecutive samples.\n\n",
+	      "percentile bootstrap, 1000 resamples of circular blocks of 32 consecutive samples "
+	      "(an eighth of a series at most).\n\n",
 	      f);
 	bench_md_results(b, f, pictures, CALVIN_BENCH_RATIO, "RTT");
 }
@@ -201,6 +204,11 @@ static int series(struct bench *b)
 	}
 	b->series[S_RTT + CALVIN].ref = S_RTT + LINUX;
 	b->series[S_SOCKPERF + CALVIN].ref = S_SOCKPERF + LINUX;
+	/* calvin's own probe measures without it */
+	if (!tool_path("sockperf"))
+		for (i = 0; i < NR_STACKS; i++)
+			tool_missing("sockperf", b->series[S_SOCKPERF + i].why,
+				     sizeof(b->series[0].why));
 	return 0;
 }
 

@@ -31,6 +31,7 @@
 #include "chainspec.h"
 #include "commands.h"
 #include "cpumask.h"
+#include "outdir.h"
 #include "spec_variant.h"
 
 /* ---- journal.c ---- */
@@ -122,6 +123,10 @@ struct bench {
 	char *text;		       /* its text */
 	size_t len;
 	char outdir[PATH_MAX];
+	struct outdir dir;    /* the report folder (-o), taken before anything ran */
+	struct outdir chains; /* its chains/: copies of the chain files, for people */
+	/* RUN_DIR/bench_chains (root's, 0700): the chain files deployed */
+	struct outdir deployed;
 	char command[1024];
 	unsigned int rounds, count;
 	double seconds;		   /* -t */
@@ -137,10 +142,18 @@ struct bench {
 	struct calvin_bench_series *series;
 	size_t nr_series;
 	void *priv; /* the mode's own, for its report */
+	/* why no configuration can be measured here (a program missing), set
+	 * by the mode before its rounds; "": they can */
+	char cannot[CALVIN_BENCH_WHY_MAX];
+	/* a figure was not measured (its report says "not measured: WHY"),
+	 * or not in every round: calvin bench exits 1 */
+	bool incomplete;
 };
 
-/* Chain variants: KEY.yaml in OUTDIR/chains, loaded into *out. Returns 0
- * or an exit code (one line). */
+/* Chain variants: KEY.yaml in RUN_DIR/bench_chains, loaded into *out
+ * and deployed from there, where only root can write; a copy in the
+ * report folder's chains/ for people. Returns 0 or an exit code (one
+ * line). */
 int bench_variant(struct bench *b, const char *key, const struct calvin_spec_override *o,
 		  struct calvin_chain_spec *out);
 /* Deploy for a round (journalled; stdout quiet) and tear down. Exit codes. */
@@ -164,7 +177,11 @@ void bench_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpum
 /* Stop when Ctrl-C came: true after it, and the round's steps return. */
 bool bench_stopped(void);
 /* Run a command inside a node of a deployed chain as a child (not
- * journalled: it dies with the chain's namespaces), output to out_fd. */
+ * journalled: it dies with the chain's namespaces), output to out_fd.
+ * argv[0] is a system program (tool_path()) or an absolute path, argv at
+ * most BENCH_MAX_ARGS long. 0, or -ENOENT when it is not installed (one
+ * line), or -errno. */
+#define BENCH_MAX_ARGS 32
 int bench_node_spawn(const struct calvin_chain_spec *spec, const char *node, char *const argv[],
 		     int out_fd, pid_t *pid);
 
@@ -211,6 +228,16 @@ int bench_gen_trial(const struct calvin_chain_spec *spec, const struct calvin_ge
 		    struct bench_gen_result *r);
 
 /* ---- files.c ---- */
+
+/* The report folder (-o DIR, or bench/results/MODE-CHAIN-DATE, in
+ * b->outdir) and its chains/, taken before anything runs. 0 or an exit
+ * code (one line). */
+int bench_report_open(struct bench *b);
+/* RUN_DIR/bench_chains, made afresh: once this bench holds its journal
+ * (the one bench that may use it). 0 or an exit code (one line). */
+int bench_deployed_open(struct bench *b);
+/* Close all three; RUN_DIR/bench_chains removed. */
+void bench_folders_close(struct bench *b);
 
 /* The report directory: report.md (from write_md), samples.csv, the
  * gnuplot script NAME.gp and its pictures. */

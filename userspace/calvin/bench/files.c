@@ -3,9 +3,11 @@
  * gnuplot script MODE.gp and its pictures (PNG and SVG), and the machine
  * the figures were measured on. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -87,16 +89,44 @@ void bench_md_header(struct bench *b, FILE *f, const char *settings)
 	calvin_bench_md_header(f, &m);
 }
 
-static FILE *open_in(const char *dir, const char *name)
+int bench_report_open(struct bench *b)
 {
-	char path[PATH_MAX + 64];
-	FILE *f;
+	int rc = outdir_open(&b->dir, b->outdir);
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "we");
-	if (!f)
-		calvin_err("cannot write %s: %s", path, strerror(errno));
-	return f;
+	return rc ? rc : outdir_sub(&b->dir, "chains", &b->chains);
+}
+
+int bench_deployed_open(struct bench *b)
+{
+	struct outdir *d = &b->deployed;
+	int err;
+
+	/* '_' is in no chain's name, so no chain's state file meets it */
+	snprintf(d->path, sizeof(d->path), "%s/bench_chains", calvin_run_dir());
+	d->uid = geteuid();
+	d->gid = getegid();
+	/* a killed bench's files are of no use: start empty */
+	err = rm_rf(d->path);
+	if (!err && mkdir(d->path, 0700) < 0)
+		err = -errno;
+	d->fd = err ? -1 : open(d->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (!err && d->fd < 0)
+		err = -errno;
+	if (err) {
+		calvin_err("cannot make %s: %s", d->path, strerror(-err));
+		return CALVIN_EXIT_FAIL;
+	}
+	return 0;
+}
+
+void bench_folders_close(struct bench *b)
+{
+	outdir_close(&b->chains);
+	outdir_close(&b->dir);
+	if (b->deployed.fd >= 0) {
+		outdir_close(&b->deployed);
+		rm_rf(b->deployed.path);
+	}
 }
 
 static bool any_samples(const struct bench *b)
@@ -115,28 +145,41 @@ int bench_files(struct bench *b, const char *plot_title,
 	bool pictures = false, samples = any_samples(b);
 	char script[64];
 	FILE *f;
+	size_t i;
+
+	for (i = 0; i < b->nr_series; i++) {
+		if (b->series[i].n)
+			continue;
+		calvin_bench_series_why(&b->series[i], "%s",
+					interrupted
+					    ? "interrupted before it was measured"
+					    : "no round measured it (calvin's messages said "
+					      "why)");
+		b->incomplete = true;
+	}
 
 	snprintf(script, sizeof(script), "%s.gp", b->mode->name);
 	/* throughput's trials are rates, in CSV files of its own */
 	if (samples) {
-		if (!(f = open_in(b->outdir, "samples.csv")))
+		if (!(f = outdir_file(&b->dir, "samples.csv")))
 			return CALVIN_EXIT_FAIL;
 		calvin_bench_csv(f, b->series, b->nr_series);
 		fclose(f);
 	}
 	if (samples || b->mode->plot) {
-		if (!(f = open_in(b->outdir, script)))
+		if (!(f = tmpfile()))
 			return CALVIN_EXIT_FAIL;
 		calvin_bench_gnuplot(f, b->mode->name, plot_title, b->series, b->nr_series);
 		if (b->mode->plot)
 			b->mode->plot(b, f);
+		pictures = gnuplot_report(&b->dir, script, f, NULL, 0) > 0;
 		fclose(f);
-		pictures = report_gnuplot_run(b->outdir, script) == 0;
 		if (!pictures)
-			calvin_err("gnuplot could not draw the pictures in %s (is it installed?)",
+			calvin_err("gnuplot could not draw the pictures in %s (-v shows its "
+				   "messages)",
 				   b->outdir);
 	}
-	if (!(f = open_in(b->outdir, "report.md")))
+	if (!(f = outdir_file(&b->dir, "report.md")))
 		return CALVIN_EXIT_FAIL;
 	if (interrupted)
 		fputs("**Interrupted**: the figures are of the rounds that finished.\n\n", f);

@@ -23,8 +23,8 @@
 
 /* In the child: a group of its own, death with calvin, wait for the go
  * (the parent journals us first; EOF: it died before it could), exec. */
-static void child(int go, pid_t parent, char *const argv[], const struct calvin_cpumask *cpus,
-		  int out_fd)
+static void child(int go, pid_t parent, const char *path, char *const argv[],
+		  const struct calvin_cpumask *cpus, int out_fd)
 {
 	cpu_set_t set;
 	char c;
@@ -42,18 +42,21 @@ static void child(int go, pid_t parent, char *const argv[], const struct calvin_
 		sched_setaffinity(0, sizeof(set), &set);
 	}
 	bench_child_stdio(out_fd);
-	execvp(argv[0], argv);
-	fprintf(stderr, "calvin: cannot run %s: %s\n", argv[0], strerror(errno));
+	execv(path, argv);
+	fprintf(stderr, "calvin: cannot run %s: %s\n", path, strerror(errno));
 	_exit(127);
 }
 
 int bench_spawn(struct bench_journal *j, char *const argv[], const struct calvin_cpumask *cpus,
 		int out_fd, int (*before_go)(pid_t pid, void *arg), void *arg, struct bench_proc *p)
 {
+	const char *path = argv[0][0] == '/' ? argv[0] : tool_need(argv[0]);
 	pid_t parent = getpid();
 	int go[2], err;
 
 	memset(p, 0, sizeof(*p));
+	if (!path)
+		return -ENOENT;
 	snprintf(p->comm, sizeof(p->comm), "%s",
 		 strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0]);
 	if (pipe2(go, O_CLOEXEC) < 0)
@@ -66,7 +69,7 @@ int bench_spawn(struct bench_journal *j, char *const argv[], const struct calvin
 	}
 	if (p->pid == 0) {
 		close(go[1]);
-		child(go[0], parent, argv, cpus, out_fd);
+		child(go[0], parent, path, argv, cpus, out_fd);
 	}
 	p->start = proc_start_time(p->pid);
 	err = bench_journal_proc(j, p->pid, p->start, p->comm);

@@ -15,8 +15,8 @@
 #include "policy.h"
 #include "util.h"
 
-/* 1000 resamples, blocks of 32 probes (32 ms at 1000/s: a slow spell of
- * the machine spans several probes), 95% intervals */
+/* 1000 resamples, circular blocks of 32 probes (32 ms at 1000/s: a slow
+ * spell of the machine spans several probes), 95% intervals */
 const struct calvin_bootstrap bench_bootstrap = {
 	.reps = 1000, .level = 0.95, .block = 32, .seed = 1
 };
@@ -49,7 +49,8 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 	      "under the same load (1 - jitter / shared's jitter, 1 - stddev / shared's "
 	      "stddev: 40% = 40% less; negative = more variable than shared); VM comparisons "
 	      "beside the placements are against pinned. Intervals: percentile bootstrap, "
-	      "1000 resamples of blocks of 32 consecutive probes (stats.h).\n\n",
+	      "1000 resamples of circular blocks of 32 consecutive probes (an eighth of a "
+	      "series at most; stats.h).\n\n",
 	      f);
 	bench_md_results(b, f, pictures, CALVIN_BENCH_REDUCTION, "RTT");
 }

@@ -139,6 +139,10 @@ int bench_policy_configs(struct bench *b, struct bench_config *c, unsigned int *
 		snprintf(key, sizeof(key), "%s-%s", c[i].extra ? "pinned" : "shared",
 			 c[i].stress ? "stress" : "idle");
 		c[i].ref = find(c, *n, key);
+		if (b->cannot[0] && !c[i].why[0])
+			snprintf(c[i].why, sizeof(c[i].why), "%s", b->cannot);
+		if (c[i].stress && !c[i].why[0] && !tool_path("stress-ng"))
+			tool_missing("stress-ng", c[i].why, sizeof(c[i].why));
 		if (c[i].why[0])
 			continue;
 		c[i].spec = calloc(1, sizeof(*c[i].spec));
@@ -279,6 +283,13 @@ int bench_policy_run(struct bench *b, const char *metric, const char *title, uns
 		b->series[i].ref = p->c[i].ref;
 	if (!rc)
 		rc = bench_policy_rounds(b, p->c, p->n, timeout_s, measure, NULL);
+	/* left out from the start, or after a round failed */
+	for (i = 0; i < p->n && i < b->nr_series; i++) {
+		if (!p->c[i].why[0])
+			continue;
+		calvin_bench_series_why(&b->series[i], "%s", p->c[i].why);
+		b->incomplete = true;
+	}
 	if (!rc || bench_stopped()) {
 		files = bench_files(b, title, write_md, bench_stopped());
 		rc = rc ? rc : files;

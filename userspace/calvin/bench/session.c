@@ -29,35 +29,37 @@
 int bench_variant(struct bench *b, const char *key, const struct calvin_spec_override *o,
 		  struct calvin_chain_spec *out)
 {
-	char dir[PATH_MAX + 16], path[PATH_MAX + 96];
+	char name[96], path[PATH_MAX + 96];
 	size_t len;
 	char *text;
 	FILE *f;
-	int err;
+	int err, fd;
 
-	snprintf(dir, sizeof(dir), "%s/chains", b->outdir);
-	snprintf(path, sizeof(path), "%s/%s.yaml", dir, key);
+	snprintf(name, sizeof(name), "%s.yaml", key);
+	snprintf(path, sizeof(path), "%s/%s", b->deployed.path, name);
 	err = calvin_spec_variant(b->text, b->len, &b->spec, o, &text, &len);
 	if (err) {
 		calvin_err("%s: cannot make its %s variant: %s", b->spec.path, key, strerror(-err));
 		return CALVIN_EXIT_FAIL;
 	}
-	err = mkdir_p(dir, 0755);
-	f = err ? NULL : fopen(path, "we");
+	f = outdir_file(&b->deployed, name);
 	if (f) {
 		fprintf(f, "# %s as `calvin bench %s` ran it as configuration %s\n", b->spec.path,
 			b->mode->name, key);
 		fwrite(text, 1, len, f);
 		err = fclose(f) ? -errno : 0;
-	} else if (!err) {
-		err = -errno;
+		if (err)
+			calvin_err("cannot write %s: %s", path, strerror(-err));
 	}
 	free(text);
-	if (err) {
-		calvin_err("cannot write %s: %s", path, strerror(-err));
+	if (!f || err)
 		return CALVIN_EXIT_FAIL;
-	}
-	return load_spec(path, out);
+	/* the report's copy is read from the deployed one, never back */
+	fd = openat(b->deployed.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	err = fd < 0 ? -errno : outdir_copy(&b->chains, name, fd);
+	if (fd >= 0)
+		close(fd);
+	return err ? CALVIN_EXIT_FAIL : load_spec(path, out);
 }
 
 /* The text a variant was loaded from, read once more: it must still say
@@ -248,6 +250,17 @@ void bench_progress(struct bench *b, const char *fmt, ...)
 int bench_node_spawn(const struct calvin_chain_spec *spec, const char *node, char *const argv[],
 		     int out_fd, pid_t *pid)
 {
+	const char *path = argv[0][0] == '/' ? argv[0] : tool_need(argv[0]);
+	char *av[BENCH_MAX_ARGS + 1];
+	size_t n;
+
+	for (n = 0; argv[n] && n < BENCH_MAX_ARGS; n++)
+		av[n] = argv[n];
+	if (!path || argv[n])
+		return path ? -E2BIG : -ENOENT;
+	av[n] = NULL;
+	/* by its absolute path: node_exec would look a bare name up in PATH */
+	av[0] = (char *)path;
 	fflush(stdout);
 	*pid = fork();
 	if (*pid < 0)
@@ -256,7 +269,7 @@ int bench_node_spawn(const struct calvin_chain_spec *spec, const char *node, cha
 		return 0;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	bench_child_stdio(out_fd);
-	_exit(backend_of(spec)->node_exec(spec, node, argv));
+	_exit(backend_of(spec)->node_exec(spec, node, av));
 }
 
 void bench_child_stdio(int out_fd)

@@ -94,8 +94,7 @@ static int node_setup(const struct deploy *d, const struct calvin_stack_plan *sp
 	if (n->role == CALVIN_STACK_ROUTER || n->role == CALVIN_STACK_RELAY)
 		return write_in_ns(ns, "/proc/sys/net/ipv4/ip_forward", "1");
 	/* the endpoints as calvin's chains have them: checksums in software */
-	return RUN("ip", "netns", "exec", ns, "ethtool", "-K",
-		   ifname(n->role == CALVIN_STACK_PROBE), "tx", "off")
+	return RUN_IN(ns, "ethtool", "-K", ifname(n->role == CALVIN_STACK_PROBE), "tx", "off")
 		   ? -EIO
 		   : 0;
 }

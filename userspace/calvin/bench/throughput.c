@@ -198,11 +198,17 @@ static int measure(struct bench *b, struct tput *x, unsigned int k, unsigned int
 		err = search(b, x, &st->spec, &flow, k * NR_SIZES + s, round);
 	if (sink >= 0)
 		close(sink);
-	if (!err && !bench_stopped()) {
+	if (!err && !bench_stopped() && tool_path("iperf3")) {
 		bench_progress(b, "round %u/%u: %s: iperf3", round, b->rounds, st->label);
-		if (iperf(b, &st->spec, server, &bps))
+		if (!iperf(b, &st->spec, server, &bps)) {
+			x->tcp[k].bps[x->tcp[k].nr++] = bps;
+		} else if (!bench_stopped()) {
 			x->failed = true;
-		x->tcp[k].bps[x->tcp[k].nr++] = bps;
+			if (!x->tcp[k].failed++)
+				snprintf(x->tcp[k].why, sizeof(x->tcp[k].why),
+					 "iperf3 failed in round %u (calvin's message said why)",
+					 round);
+		}
 	}
 	return err;
 }
@@ -265,6 +271,9 @@ static int stacks(struct bench *b, struct tput *x)
 		if (rc)
 			return rc;
 		snprintf(x->tcp[k].label, sizeof(x->tcp[k].label), "%s", x->st[k].label);
+		/* the no-drop rates are measured without it */
+		if (!tool_path("iperf3"))
+			tool_missing("iperf3", x->tcp[k].why, sizeof(x->tcp[k].why));
 		for (s = 0; s < NR_SIZES; s++) {
 			struct calvin_bench_ndr *r = &x->rows[k * NR_SIZES + s];
 
@@ -277,6 +286,27 @@ static int stacks(struct bench *b, struct tput *x)
 		}
 	}
 	return 0;
+}
+
+/* What was not measured in every round: said in the tables, and calvin
+ * bench exits 1. */
+static void incomplete(struct bench *b, struct tput *x)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->nr_stacks * NR_SIZES; i++) {
+		if (x->rows[i].nr == b->rounds)
+			continue;
+		b->incomplete = true;
+		if (!x->rows[i].why[0])
+			snprintf(
+			    x->rows[i].why, sizeof(x->rows[i].why),
+			    "its search failed in %u of %u rounds (calvin's messages said why)",
+			    b->rounds - x->rows[i].nr, b->rounds);
+	}
+	for (i = 0; i < x->nr_stacks; i++)
+		if (x->tcp[i].nr != b->rounds)
+			b->incomplete = true;
 }
 
 void bench_throughput_plot(struct bench *b, FILE *f)
@@ -331,17 +361,14 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 
 static int write_csvs(struct bench *b, struct tput *x)
 {
-	char path[PATH_MAX + 32];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/trials.csv", b->outdir);
-	f = fopen(path, "we");
+	f = outdir_file(&b->dir, "trials.csv");
 	if (!f)
 		return CALVIN_EXIT_FAIL;
 	calvin_bench_trials_csv(f, x->rows, x->trials, x->nt);
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/tcp.csv", b->outdir);
-	f = fopen(path, "we");
+	f = outdir_file(&b->dir, "tcp.csv");
 	if (!f)
 		return CALVIN_EXIT_FAIL;
 	calvin_bench_tcp_csv(f, x->tcp, x->nr_stacks);
@@ -376,6 +403,8 @@ int bench_throughput(struct bench *b)
 			k = (j + r - 1) % x->nr_stacks;
 			rc = one(b, x, k, r);
 		}
+	if (!bench_stopped())
+		incomplete(b, x);
 	if (!rc || bench_stopped()) {
 		files = write_csvs(b, x);
 		if (!files)

@@ -175,6 +175,9 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 
 int bench_wakeup(struct bench *b)
 {
+	/* on the host; in VMs the agent runs the guest's own */
+	if (!backend_of(&b->spec)->guest_cyclictest && !tool_path("cyclictest"))
+		tool_missing("cyclictest", b->cannot, sizeof(b->cannot));
 	return bench_policy_run(b, "wakeup", "wake-up latency", 4 * b->tool_seconds + 120, measure,
 				write_md);
 }

@@ -118,7 +118,7 @@ int netns_endpoint(struct deploy *d, const char *node, const char *ifname, const
 	if (RUN("ip", "-n", ns, "addr", "add", cidr, "dev", ifname) ||
 	    RUN("ip", "-n", ns, "neigh", "replace", far_addr, "lladdr", macs, "dev", ifname,
 		"nud", "permanent") ||
-	    RUN("ip", "netns", "exec", ns, "ethtool", "-K", ifname, "tx", "off"))
+	    RUN_IN(ns, "ethtool", "-K", ifname, "tx", "off"))
 		return -EIO;
 	return 0;
 }
