@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* Chain spec parser internals shared by chainspec.c (the walk), chainspec_vnf.c
- * (VNF kinds), chainspec_nodes.c (names and nodes), chainspec_values.c and
- * chainspec_params.c (values); not for use outside the parser. */
+/* Chain spec parser internals shared by chainspec.c (the top level),
+ * chainspec_walk.c (the walk of a mapping), chainspec_vnf.c (VNF kinds),
+ * chainspec_lists.c (rules and routes), chainspec_nodes.c (names and
+ * nodes), chainspec_values.c and chainspec_params.c (values); not for use
+ * outside the parser. */
 #ifndef CALVIN_LIB_CHAINSPEC_PRIV_H
 #define CALVIN_LIB_CHAINSPEC_PRIV_H
 
@@ -42,7 +44,7 @@ enum key_type {
 	KEY_WORD,
 	KEY_UINT,
 	KEY_SECTION,
-	KEY_VNFS,
+	KEY_VNFS, /* set by its key's set(): chainspec_vnf.c */
 	/* VNF parameters, set by calvin_spec_set_param() */
 	KEY_U64,    /* uint64_t, decimal or 0x hex, min..max64 */
 	KEY_U32,    /* uint32_t, decimal or 0x hex, min..max64 */
@@ -51,8 +53,8 @@ enum key_type {
 	KEY_PORTS,  /* struct calvin_port_range */
 	KEY_PROTO,  /* uint8_t */
 	KEY_PATH,   /* char[4096], resolved against the spec file's directory */
-	KEY_RULES,  /* struct calvin_acl_spec */
-	KEY_ROUTES, /* struct calvin_router_spec */
+	KEY_RULES,  /* struct calvin_acl_spec, set by its key's set() */
+	KEY_ROUTES, /* struct calvin_router_spec, set by its key's set() */
 	/* backend settings, set by calvin_spec_set_param() too */
 	KEY_STRING, /* char[CALVIN_URI_MAX]: printable, no spaces */
 	KEY_URI,    /* a KEY_STRING calvin_libvirt_uri_check() allows */
@@ -71,6 +73,9 @@ struct spec_key {
 	/* KEY_SECTION: checks that need the whole section */
 	int (*after)(struct spec_ctx *c, void *obj, struct spec_seen *seen);
 	const char *required; /* how to add the key if missing; NULL: optional */
+	/* a value that is a list of mappings (KEY_VNFS, KEY_RULES,
+	 * KEY_ROUTES): what sets it, walking each item with its own keys */
+	int (*set)(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n, void *field);
 };
 
 __attribute__((format(printf, 3, 4))) int calvin_spec_err(struct spec_ctx *c, yaml_mark_t m,
@@ -86,12 +91,25 @@ int calvin_spec_set_word(struct spec_ctx *c, const struct spec_key *k, yaml_node
 int calvin_spec_set_uint(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
 			 unsigned int *out);
 
+/* "acl 'fw'", or "acl in VNF 2" before its name is read */
+const char *calvin_spec_vnf_label(struct spec_ctx *c, char *buf, size_t size);
+
+/* chainspec_walk.c */
 int calvin_spec_walk_mapping(struct spec_ctx *c, yaml_node_t *map, const char *what,
 			     const struct spec_key *keys, void *obj, struct spec_seen *seen);
 void calvin_spec_join_keys(const struct spec_key *keys, char *buf, size_t size);
+/* Index of name in keys, or -1. */
+int calvin_spec_key_index(const struct spec_key *keys, const char *name);
+/* chainspec_params.c: the VNF parameter types and the libvirt strings */
 int calvin_spec_set_param(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
 			  void *field);
-int calvin_spec_set_vnfs(struct spec_ctx *c, yaml_node_t *n);
+/* chainspec_vnf.c and chainspec_lists.c: the lists of mappings */
+int calvin_spec_set_vnfs(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
+			 void *field);
+int calvin_spec_set_rules(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
+			  void *field);
+int calvin_spec_set_routes(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
+			   void *field);
 /* chainspec_libvirt.c: the libvirt section */
 extern const struct spec_key calvin_libvirt_keys[];
 int calvin_spec_set_string(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
@@ -106,7 +124,5 @@ int calvin_spec_check_libvirt(struct spec_ctx *c, yaml_node_t *key);
 int calvin_spec_check_names(struct spec_ctx *c);
 /* encrypt/decrypt and nc-encode/nc-decode pairs (chainspec_pairs.c) */
 int calvin_spec_check_pairs(struct spec_ctx *c);
-/* "acl 'fw'", or "acl in VNF 2" before its name is read */
-const char *calvin_spec_vnf_label(struct spec_ctx *c, char *buf, size_t size);
 
 #endif /* CALVIN_LIB_CHAINSPEC_PRIV_H */

@@ -185,3 +185,14 @@ int calvin_spec_set_uint(struct spec_ctx *c, const struct spec_key *k, yaml_node
 	*out = (unsigned int)v;
 	return 0;
 }
+
+const char *calvin_spec_vnf_label(struct spec_ctx *c, char *buf, size_t size)
+{
+	const char *kind = calvin_vnf_kind_name(c->vnf->kind);
+
+	if (c->vnf->name[0])
+		snprintf(buf, size, "%s '%s'", kind, c->vnf->name);
+	else
+		snprintf(buf, size, "%s in VNF %u", kind, c->vnf_index + 1);
+	return buf;
+}

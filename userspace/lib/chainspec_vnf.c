@@ -43,7 +43,10 @@ static const struct spec_key acl_keys[] = {
 		     .type = KEY_WORD,
 		     .off = V(acl.default_action),
 		     .words = calvin_acl_action_words},
-    [ACL_RULES] = {.name = "rules", .type = KEY_RULES, .off = V(acl)},
+    [ACL_RULES] = {.name = "rules",
+		   .type = KEY_RULES,
+		   .off = V(acl),
+		   .set = calvin_spec_set_rules},
     [ACL_END] = {NULL},
 };
 
@@ -53,6 +56,7 @@ static const struct spec_key router_keys[] = {
     [ROUTER_ROUTES] = {.name = "routes",
 		       .type = KEY_ROUTES,
 		       .off = V(router),
+		       .set = calvin_spec_set_routes,
 		       .required = "a list of routes, e.g. '- {prefix: 10.70.0.0/24, via: east}'"},
     [ROUTER_END] = {NULL},
 };
@@ -168,17 +172,6 @@ static const struct spec_key decrypt_keys[] = {
 		   .max = 4096},
     [CR_END] = {NULL},
 };
-
-const char *calvin_spec_vnf_label(struct spec_ctx *c, char *buf, size_t size)
-{
-	const char *kind = calvin_vnf_kind_name(c->vnf->kind);
-
-	if (c->vnf->name[0])
-		snprintf(buf, size, "%s '%s'", kind, c->vnf->name);
-	else
-		snprintf(buf, size, "%s in VNF %u", kind, c->vnf_index + 1);
-	return buf;
-}
 
 static int ratelimit_after(struct spec_ctx *c, struct calvin_vnf_spec *vnf, struct spec_seen *seen)
 {
@@ -397,7 +390,8 @@ static int set_vnf(struct spec_ctx *c, yaml_node_t *in, unsigned int i)
 	return 0;
 }
 
-int calvin_spec_set_vnfs(struct spec_ctx *c, yaml_node_t *n)
+int calvin_spec_set_vnfs(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
+			 void *field)
 {
 	yaml_node_item_t *item;
 	yaml_node_t *in;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* Inside the host reader: what host.c and host_cgroup.c share. */
+/* Inside the host reader: its file access (host_files.c), which host.c and
+ * host_cgroup.c share, and the cgroup part host.c calls. */
 #ifndef CALVIN_LIB_HOST_PRIV_H
 #define CALVIN_LIB_HOST_PRIV_H
 
@@ -7,7 +8,7 @@
 
 #include "host.h"
 
-/* root + "/" + rel, never past len. */
+/* host_files.c: root + "/" + rel, never past len. */
 void host_path(char *out, size_t len, const char *root, const char *rel);
 /* The first line of a file, newline cut: 0 or -errno. */
 int host_read_line(const char *path, char *buf, size_t len);

@@ -17,73 +17,6 @@
 #include <string.h>
 
 #include "plan_priv.h"
-#include "topo.h"
-
-void calvin_topology_init(struct calvin_topology *t, unsigned int nr_cpus)
-{
-	unsigned int c;
-
-	memset(t, 0, sizeof(*t));
-	t->nr_cpus = nr_cpus < CALVIN_MAX_CPUS ? nr_cpus : CALVIN_MAX_CPUS;
-	for (c = 0; c < CALVIN_MAX_CPUS; c++) {
-		t->core[c] = (int)c;
-		t->node[c] = -1;
-		if (c < t->nr_cpus)
-			calvin_cpumask_set(&t->online, c);
-	}
-	t->affinity = t->online;
-	t->cpuset = t->online;
-}
-
-static unsigned int cpus_where(const struct calvin_topology *t, const int *of, int v,
-			       struct calvin_cpumask *out)
-{
-	int c;
-
-	memset(out, 0, sizeof(*out));
-	for (c = 0; c < (int)t->nr_cpus; c++)
-		if (of[c] == v && calvin_cpumask_isset(&t->online, c))
-			calvin_cpumask_set(out, (unsigned int)c);
-	return calvin_cpumask_count(out);
-}
-
-unsigned int calvin_topology_core_cpus(const struct calvin_topology *t, int core,
-				       struct calvin_cpumask *out)
-{
-	return cpus_where(t, t->core, core, out);
-}
-
-unsigned int calvin_topology_node_cpus(const struct calvin_topology *t, int node,
-				       struct calvin_cpumask *out)
-{
-	return cpus_where(t, t->node, node, out);
-}
-
-/* The default affinity of every task leaves isolcpus= CPUs out (the kernel
- * moves init to the housekeeping CPUs), and a cgroup v2 isolated partition
- * takes its CPUs out of its parent's cpuset: neither keeps a VNF from being
- * placed there (by affinity, or by joining the partition). */
-void calvin_plan_usable(const struct calvin_topology *t, struct calvin_cpumask *out)
-{
-	struct calvin_cpumask s;
-
-	calvin_cpumask_or(&s, &t->affinity, &t->isolcpus);
-	calvin_cpumask_and(&s, &s, &t->cpuset);
-	calvin_cpumask_or(&s, &s, &t->partitions);
-	calvin_cpumask_and(out, &s, &t->online);
-}
-
-void calvin_plan_housekeeping_now(const struct calvin_topology *t, struct calvin_cpumask *hk)
-{
-	struct calvin_cpumask left = *hk;
-	unsigned int i;
-
-	for (i = 0; i < t->nr_holds; i++)
-		if (t->holds[i].kind != CALVIN_HOLD_HOUSEKEEPING && t->holds[i].cpu >= 0)
-			calvin_cpumask_clear(&left, (unsigned int)t->holds[i].cpu);
-	if (!calvin_cpumask_empty(&left))
-		*hk = left;
-}
 
 static void planner_init(struct planner *pl, const struct calvin_chain_spec *spec,
 			 const struct calvin_topology *t, const int *nic_node,
@@ -116,18 +49,6 @@ static void planner_init(struct planner *pl, const struct calvin_chain_spec *spe
 	pl->last_node = -1;
 }
 
-/* A CPU housekeeping may use: not nohz_full, not isolated, not another
- * chain's VNF core, no VNF of this chain on it unless it shares
- * housekeeping, no isolated VNF core beside it. */
-static bool hk_eligible(const struct planner *pl, int c)
-{
-	const struct calvin_topology *t = pl->t;
-
-	return calvin_cpumask_isset(&pl->usable, c) && !calvin_cpumask_isset(&t->nohz_full, c) &&
-	       !calvin_cpumask_isset(&pl->isolated, c) && !calvin_cpumask_isset(&pl->held_vnf, c) &&
-	       !calvin_cpumask_isset(&pl->placed, c) && !pl->core_isolated[t->core[c]];
-}
-
 /* The core housekeeping keeps whatever happens: the lowest CPU that may
  * have it, preferring one no other chain's VNF shares. */
 static int pick_housekeeping(const struct planner *pl)
@@ -135,44 +56,19 @@ static int pick_housekeeping(const struct planner *pl)
 	int c;
 
 	for (c = 0; c < (int)pl->t->nr_cpus; c++)
-		if (hk_eligible(pl, c) && !calvin_cpumask_isset(&pl->held, c))
+		if (plan_hk_eligible(pl, c) && !calvin_cpumask_isset(&pl->held, c))
 			return c;
 	for (c = 0; c < (int)pl->t->nr_cpus; c++)
-		if (hk_eligible(pl, c))
+		if (plan_hk_eligible(pl, c))
 			return c;
 	return -1;
-}
-
-static int nic_of(const struct planner *pl, unsigned int vnf)
-{
-	return pl->nic_node ? pl->nic_node[vnf] : -1;
-}
-
-/* A core nobody uses, apart from SMT siblings. */
-static bool free_core(const struct planner *pl, int c)
-{
-	return calvin_cpumask_isset(&pl->usable, c) && c != pl->hk && !pl->load[c] &&
-	       !calvin_cpumask_isset(&pl->held, c);
-}
-
-bool plan_may_isolate(const struct planner *pl, unsigned int vnf, int c, bool numa)
-{
-	int nic = nic_of(pl, vnf);
-
-	return free_core(pl, c) && (calvin_cpumask_isset(&pl->isolated, c) || pl->run_time_ok) &&
-	       !pl->core_busy[pl->t->core[c]] && (!numa || nic < 0 || pl->t->node[c] == nic);
-}
-
-bool plan_may_dedicate(const struct planner *pl, int c)
-{
-	return free_core(pl, c) && !pl->core_isolated[pl->t->core[c]];
 }
 
 /* Higher is better; the CPU number breaks ties (higher first). */
 static uint64_t score(const struct planner *pl, unsigned int vnf, int c, enum calvin_grant g)
 {
 	const struct calvin_topology *t = pl->t;
-	int nic = nic_of(pl, vnf), want = nic >= 0 ? nic : pl->last_node;
+	int nic = plan_nic_of(pl, vnf), want = nic >= 0 ? nic : pl->last_node;
 	uint64_t s = 0;
 
 	if (g == CALVIN_GRANT_ISOLATED)
@@ -205,7 +101,7 @@ static bool qualifies(const struct planner *pl, unsigned int vnf, int c, enum ca
 	case CALVIN_GRANT_SHARED_CORE:
 		return calvin_cpumask_isset(&pl->placed, c);
 	case CALVIN_GRANT_SHARED:
-		return hk_eligible(pl, c) || c == pl->hk;
+		return plan_hk_eligible(pl, c) || c == pl->hk;
 	default:
 		return false;
 	}
@@ -302,18 +198,6 @@ static int place(struct planner *pl, unsigned int i, char *err, size_t errlen)
 	return 0;
 }
 
-/* Under libvirt each VM's vCPU 1 runs its VNFs, kernel ones included:
- * the first VNF of a node asks a core for its VM; the others on that node
- * run beside it (*follows). Elsewhere only user VNFs need cores: they poll. */
-bool calvin_plan_needs_core(const struct calvin_chain_spec *spec, unsigned int i, bool *follows)
-{
-	bool vm = spec->backend == CALVIN_BACKEND_LIBVIRT;
-
-	*follows = vm && i > 0 &&
-		   !strcmp(calvin_vnf_node(&spec->vnfs[i]), calvin_vnf_node(&spec->vnfs[i - 1]));
-	return !*follows && (vm || spec->vnfs[i].space == CALVIN_USER);
-}
-
 static enum calvin_grant asked_of(enum calvin_placement p)
 {
 	if (p == CALVIN_PLACE_ISOLATED)
@@ -330,7 +214,7 @@ static void finish(struct planner *pl)
 	int c;
 
 	for (c = 0; c < (int)pl->t->nr_cpus; c++)
-		if (c == pl->hk || hk_eligible(pl, c))
+		if (c == pl->hk || plan_hk_eligible(pl, c))
 			calvin_cpumask_set(&p->housekeeping, (unsigned int)c);
 	for (i = 0; i < p->nr_vnfs; i++) {
 		v = &p->vnf[i];

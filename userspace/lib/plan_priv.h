@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* Inside the planner: its working state, shared by plan.c (placing) and
- * plan_explain.c (saying what is missing). */
+/* Inside the planner: its working state and rules (plan_rules.c), shared
+ * by plan.c (placing) and plan_explain.c (saying what is missing). */
 #ifndef CALVIN_LIB_PLAN_PRIV_H
 #define CALVIN_LIB_PLAN_PRIV_H
 
@@ -25,10 +25,22 @@ struct planner {
 	bool core_isolated[CALVIN_MAX_CPUS];	   /* holds an isolated VNF core */
 };
 
+/* ---- plan_rules.c ---- */
+
+/* May housekeeping use c? */
+bool plan_hk_eligible(const struct planner *pl, int c);
+/* The NUMA node of VNF vnf's NIC; -1: unknown. */
+int plan_nic_of(const struct planner *pl, unsigned int vnf);
 /* May VNF vnf have c as an isolated core (numa: on its NIC's node)? */
 bool plan_may_isolate(const struct planner *pl, unsigned int vnf, int c, bool numa);
 /* May a VNF have c as a dedicated core? */
 bool plan_may_dedicate(const struct planner *pl, int c);
+
+/* Does VNF i need a core of its own (a user VNF; under libvirt, the first
+ * VNF of each VM)? *follows: it runs beside the VNF before it, in its VM. */
+bool calvin_plan_needs_core(const struct calvin_chain_spec *spec, unsigned int i, bool *follows);
+
+/* ---- plan_explain.c ---- */
 
 /* Why VNF vnf cannot have level g, a few words for its plan. */
 void plan_why_not(const struct planner *pl, unsigned int vnf, enum calvin_grant g, char *buf,
@@ -39,8 +51,5 @@ void plan_explain_missing(const struct planner *pl, unsigned int vnf, enum calvi
 			  char *err, size_t errlen);
 /* The one-line error when no CPU may do housekeeping. */
 void plan_explain_no_housekeeping(const struct planner *pl, char *err, size_t errlen);
-/* Does VNF i need a core of its own (a user VNF; under libvirt, the first
- * VNF of each VM)? *follows: it runs beside the VNF before it, in its VM. */
-bool calvin_plan_needs_core(const struct calvin_chain_spec *spec, unsigned int i, bool *follows);
 
 #endif /* CALVIN_LIB_PLAN_PRIV_H */

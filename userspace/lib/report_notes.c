@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "jsonw.h"
-#include "report.h"
+#include "report_priv.h"
 
 /* A label of calvin_report_hop_label() without the padding that lines up
  * the table's columns. */
@@ -22,18 +22,13 @@ static void squeeze(char *s)
 	*w = '\0';
 }
 
-static const struct calvin_hist *link_hist(const struct calvin_probe_result *r, unsigned int i)
-{
-	return i == r->nr_pos ? &r->link_out : &r->pos[i].link_in;
-}
-
 /* Candidate i: hops 0..nr_pos-1, then links 0..nr_pos. */
 static const struct calvin_hist *candidate(const struct calvin_probe_result *r, unsigned int i)
 {
 	if (i < r->nr_pos)
 		return &r->pos[i].residence;
 	i -= r->nr_pos;
-	return calvin_link_invalid(r, i) ? NULL : link_hist(r, i);
+	return calvin_link_invalid(r, i) ? NULL : calvin_report_link_hist(r, i);
 }
 
 int calvin_report_largest_share(const struct calvin_chain_spec *spec,
