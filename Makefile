@@ -144,8 +144,10 @@ $(B)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# Made anew each time: ar would keep the members of files that moved away.
 $(B)/lib/libcalvin.a: $(LIB_OBJS)
 	@mkdir -p $(@D)
+	rm -f $@
 	ar rcs $@ $^
 
 # libvirt: only the libvirt backend's folder sees its headers, only calvin links it.

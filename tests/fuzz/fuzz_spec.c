@@ -14,7 +14,6 @@
 #include <calvin/telemetry.h>
 
 #include "chainspec.h"
-#include "pair.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -22,7 +22,7 @@
 
 #include "client.h"
 #include "keyfile.h"
-#include "pair.h"
+#include "sa_info.h"
 #include "sa_set.h"
 
 #define TIMEOUT_MS 120000

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "chainspec.h"
+#include "keyfile.h"
 
 static char dir[] = "/tmp/calvin-specfiles-XXXXXX";
 static struct calvin_chain_spec spec, copy;

@@ -4,7 +4,8 @@
  * against an independent implementation (Python's hmac module), and that
  * every part of the context (long-term key, deployment random, chain, SPI,
  * direction, epoch) changes the traffic key and nonce salt, so a packet
- * sealed in one deployment, direction or epoch does not open in another. */
+ * sealed in one deployment, direction or epoch does not open in another;
+ * and the deployment random's hex form in the state directory. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +17,7 @@
 
 #include "aead.h"
 #include "hex.h"
-#include "pair.h"
+#include "sa_info.h"
 
 static void fill(uint8_t *p, size_t n, uint8_t from)
 {
@@ -228,12 +229,33 @@ static void test_sa_redeploy(void **state)
 	calvin_aead_free(&open2);
 }
 
+/* The deployment random round-trips through its hex form; anything else
+ * is refused. */
+static void test_deploy_random_hex(void **state)
+{
+	uint8_t in[CALVIN_DEPLOY_RANDOM_LEN], out[CALVIN_DEPLOY_RANDOM_LEN];
+	char hex[2 * CALVIN_DEPLOY_RANDOM_LEN + 1];
+	size_t i;
+
+	for (i = 0; i < sizeof(in); i++)
+		in[i] = (uint8_t)(i * 37 + 5);
+	calvin_deploy_random_format(in, hex);
+	assert_int_equal(strlen(hex), 64);
+	assert_int_equal(strncmp(hex, "052a4f", 6), 0);
+	assert_int_equal(calvin_deploy_random_parse(hex, out), 0);
+	assert_memory_equal(in, out, sizeof(in));
+	hex[0] = 'G';
+	assert_int_equal(calvin_deploy_random_parse(hex, out), -EINVAL);
+	assert_int_equal(calvin_deploy_random_parse("00ff", out), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rfc5869),	    cmocka_unit_test(test_info),
 	    cmocka_unit_test(test_sa_known_answer), cmocka_unit_test(test_sa_context),
 	    cmocka_unit_test(test_sa_redeploy),
+	    cmocka_unit_test(test_deploy_random_hex),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

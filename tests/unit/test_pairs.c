@@ -12,7 +12,6 @@
 #include <cmocka.h>
 
 #include "chainspec.h"
-#include "pair.h"
 
 #define HEAD "name: c\nbudget: 1ms\nvnfs:\n" /* lines 1-3 */
 #define ENC(extra) "  - {name: e, kind: encrypt, key-file: k, " extra "}\n"
@@ -91,31 +90,10 @@ static void test_good(void **state)
 	}
 }
 
-/* The deployment random round-trips through its hex form; anything else
- * is refused. */
-static void test_deploy_random_hex(void **state)
-{
-	uint8_t in[CALVIN_DEPLOY_RANDOM_LEN], out[CALVIN_DEPLOY_RANDOM_LEN];
-	char hex[2 * CALVIN_DEPLOY_RANDOM_LEN + 1];
-	size_t i;
-
-	for (i = 0; i < sizeof(in); i++)
-		in[i] = (uint8_t)(i * 37 + 5);
-	calvin_deploy_random_format(in, hex);
-	assert_int_equal(strlen(hex), 64);
-	assert_int_equal(strncmp(hex, "052a4f", 6), 0);
-	assert_int_equal(calvin_deploy_random_parse(hex, out), 0);
-	assert_memory_equal(in, out, sizeof(in));
-	hex[0] = 'G';
-	assert_int_equal(calvin_deploy_random_parse(hex, out), -EINVAL);
-	assert_int_equal(calvin_deploy_random_parse("00ff", out), -EINVAL);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_roles),
-	    cmocka_unit_test(test_deploy_random_hex),
 	    cmocka_unit_test(test_spis),
 	    cmocka_unit_test(test_good),
 	};

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "pair.h"
+#include "sa_info.h"
 #include "sa_set.h"
 
 static struct calvin_chain_spec spec;

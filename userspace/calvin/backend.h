@@ -13,12 +13,11 @@
 #include "chainspec.h"
 #include "loader.h"
 #include "keyfile.h"
-#include "pair.h"
+#include "sa_info.h"
 #include "placement.h"
 #include "plan.h"
 #include "sa_set.h"
 #include "state.h"
-#include "topo.h"
 
 /* Every node names its interface toward the probe "west" and toward the
  * server "east"; the probe has only east, the server only west. */

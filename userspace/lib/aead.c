@@ -18,7 +18,7 @@
 
 #include "aead.h"
 #include "keyfile.h"
-#include "pair.h"
+#include "sa_info.h"
 
 int calvin_aead_init(struct calvin_aead *a, enum calvin_cipher c, const uint8_t *key, size_t keylen,
 		     const uint8_t salt[CALVIN_CRYPT_SALT_LEN], uint32_t spi, int encrypt)

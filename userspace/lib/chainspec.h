@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdbool.h>
 
+#include <calvin/telemetry.h> /* CALVIN_DIR_FWD, CALVIN_DIR_REV */
+
 /* chain and node names: [a-z][a-z0-9-]*, at most this many characters;
  * short because they become parts of netns names, DPDK file prefixes and
  * bpffs paths */
@@ -179,7 +181,7 @@ struct calvin_impair_spec {
 /* nc-encode / nc-decode: RLNC over GF(2^8), k source packets per generation,
  * r repair packets after each; a partial generation is flushed after flush_ns.
  * The pair codes both directions of the link between them unless
- * restricted (userspace/lib/pair.h); an nc-decode needs an nc-encode
+ * restricted (calvin_pair_role() below); an nc-decode needs an nc-encode
  * before it with the same k, r and direction.
  * YAML: k: N (1..64, default 4); r: N (0..64, default 1); flush: DURATION
  * (default 1ms; the encoder's, and the decoder's for what it codes back);
@@ -191,8 +193,8 @@ struct calvin_nc_spec {
 };
 
 /* encrypt / decrypt: AEAD per packet, a security association per direction
- * (userspace/lib/pair.h); a decrypt needs an encrypt before it with the same
- * cipher, key file, SPIs and direction.
+ * (calvin_pair_role() below); a decrypt needs an encrypt before it with the
+ * same cipher, key file, SPIs and direction.
  * YAML: cipher: aes-256-gcm|chacha20-poly1305; key-file: PATH (relative to
  * the spec file's directory); spi: N (1..2^32-1, default 1: west -> east);
  * spi-rev: N (east -> west; default spi + 1, and never spi);
@@ -291,6 +293,17 @@ enum calvin_accel {
 
 #define CALVIN_URI_MAX 256
 
+/* May calvin hand uri to virConnectOpen()? Driver qemu only; the local
+ * daemon (qemu:///system, qemu:///session) or a host's over ssh, tls or
+ * tcp (tcp: unauthenticated, for tests), [user@]host[:port]/system or
+ * /session; of the query parameters only no_tty=0|1 and
+ * mode=auto|legacy|direct, since others name a program, socket or key
+ * file libvirt would use as root, or turn off a check. 0, or -EINVAL with
+ * one sentence in why that says what is wrong and what to write. */
+int calvin_libvirt_uri_check(const char *uri, char *why, size_t len);
+/* Does uri reach this host's daemon (qemu:///...)? */
+bool calvin_libvirt_uri_local(const char *uri);
+
 struct calvin_libvirt_spec {
 	char uri[CALVIN_URI_MAX]; /* default qemu:///system */
 	enum calvin_vm_links links; /* default xdp */
@@ -316,6 +329,61 @@ struct calvin_chain_spec {
 	struct calvin_realtime_spec realtime;
 	struct calvin_libvirt_spec libvirt;
 };
+
+/* Transform pairs: an encrypt/decrypt or an nc-encode/nc-decode pair
+ * (chainspec_pairs.c).
+ *
+ * A pair protects the link between its two VNFs in both directions unless
+ * its VNFs are restricted to one (direction: fwd | rev in the chain file).
+ * The head of a pair (encrypt, nc-encode, nearer the probe) applies its
+ * transform to what goes west -> east (CALVIN_DIR_FWD) and undoes it on
+ * the way back; the tail (decrypt, nc-decode) undoes west -> east and
+ * applies east -> west. So the head seals/encodes forward and opens/decodes
+ * backward, and the tail the other way round.
+ *
+ * Each direction of an encrypt/decrypt pair is a security association
+ * (sa_info.h). */
+enum calvin_pair_role {
+	CALVIN_ROLE_NONE,  /* the direction passes untouched */
+	CALVIN_ROLE_APPLY, /* seal, encode */
+	CALVIN_ROLE_UNDO,  /* open, decode */
+};
+
+/* encrypt and nc-encode open a pair, decrypt and nc-decode close one. */
+bool calvin_pair_head(enum calvin_vnf_kind k);
+bool calvin_pair_tail(enum calvin_vnf_kind k);
+/* The kind that closes the pair head k opens (encrypt: decrypt). */
+enum calvin_vnf_kind calvin_pair_closer(enum calvin_vnf_kind head);
+
+/* What a VNF of kind k, restricted to dirs, does with frames going dir
+ * (CALVIN_DIR_FWD or CALVIN_DIR_REV). NONE for kinds that are not in a
+ * pair. */
+enum calvin_pair_role calvin_pair_role(enum calvin_vnf_kind k, enum calvin_direction dirs,
+				       unsigned int dir);
+
+/* spi-rev when the chain file gives none: spi + 1 (1 after 0xffffffff). */
+uint32_t calvin_spi_rev_default(uint32_t spi);
+/* The SPI of the security association of direction dir. */
+uint32_t calvin_sa_spi(const struct calvin_crypt_spec *c, unsigned int dir);
+
+/* A chain's nodes in path order (chainspec_topo.c): the probe, the nodes
+ * the VNFs run on (consecutive VNFs may share one), the server. */
+#define CALVIN_MAX_NODES (CALVIN_MAX_VNFS + 2)
+
+struct calvin_node {
+	const char *name;
+	unsigned int first_vnf; /* index in spec->vnfs */
+	unsigned int nr_vnfs; /* 0 for the probe and the server */
+	enum calvin_space space; /* of its VNFs */
+};
+
+/* The name of the node VNF v runs on. */
+const char *calvin_vnf_node(const struct calvin_vnf_spec *v);
+/* Fill out[] with the nodes in path order; returns how many. */
+unsigned int calvin_chain_nodes(const struct calvin_chain_spec *spec,
+				struct calvin_node out[CALVIN_MAX_NODES]);
+/* Index in out[] of the node VNF i runs on. */
+unsigned int calvin_node_of(const struct calvin_node *nodes, unsigned int nr, unsigned int vnf);
 
 /* The bytes of the telemetry block a probe of spec needs: two hop records
  * per VNF. */
@@ -364,14 +432,9 @@ int calvin_spec_text_write(const struct calvin_spec_text *t, const char *to, con
 int calvin_spec_text_resolved(const char *text, size_t len, const struct calvin_chain_spec *spec,
 			      char **out, size_t *out_len);
 
-/* The key files of spec's encrypt and decrypt VNFs (keyfile.h): each read
- * once into ring. Returns 0 or -errno with one line in err, "path:line:col:
- * what is wrong; what to do" at the key-file value. */
-struct calvin_keyring;
-int calvin_spec_load_keys(const struct calvin_chain_spec *spec, struct calvin_keyring *ring,
-			  char *err, size_t errlen);
-/* The same, keeping no key: a check. */
-int calvin_spec_check_key_files(const struct calvin_chain_spec *spec, char *err, size_t errlen);
+/* A guest image is a folder of these two files (vm-images/mkimage.sh). */
+#define CALVIN_VM_KERNEL "vmlinuz"
+#define CALVIN_VM_INITRD "initramfs.img"
 
 /* The guest image a libvirt chain names (image: DIR): a folder holding a
  * Linux kernel (bzImage) named vmlinuz and an initramfs named

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "chainspec.h"
-#include "vm.h"
 
 /* A bzImage says "HdrS" at this offset of its setup header (the kernel's
  * Documentation/arch/x86/boot.rst). */

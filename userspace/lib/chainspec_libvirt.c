@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "chainspec_priv.h"
-#include "vm.h"
 
 #define LV(field) offsetof(struct calvin_libvirt_spec, field)
 /* below this the guest's initramfs and DPDK's memory do not fit */

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "chainspec.h"
-#include "keyfile.h"
 
 #define SPEC_MAX_FILE (1u << 20) /* a spec is a few dozen lines */
 
@@ -223,38 +222,5 @@ int calvin_spec_text_write(const struct calvin_spec_text *t, const char *to, con
 			unlink(tmp);
 		snprintf(err, errlen, "%s: cannot write: %s", to, strerror(-ret));
 	}
-	return ret;
-}
-
-int calvin_spec_load_keys(const struct calvin_chain_spec *spec, struct calvin_keyring *ring,
-			  char *err, size_t errlen)
-{
-	const struct calvin_vnf_spec *v;
-	const struct calvin_key *k;
-	char why[CALVIN_ERR_MAX];
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < spec->nr_vnfs; i++) {
-		v = &spec->vnfs[i];
-		if (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT)
-			continue;
-		ret = calvin_keyring_add(ring, v->crypt.key_file, &k, why, sizeof(why));
-		if (ret) {
-			snprintf(err, errlen, "%s:%d:%d: %s", spec->path, v->key_file_pos.line,
-				 v->key_file_pos.col, why);
-			return ret;
-		}
-	}
-	return 0;
-}
-
-int calvin_spec_check_key_files(const struct calvin_chain_spec *spec, char *err, size_t errlen)
-{
-	struct calvin_keyring ring = { 0 };
-	int ret;
-
-	ret = calvin_spec_load_keys(spec, &ring, err, errlen);
-	calvin_keyring_clear(&ring);
 	return ret;
 }

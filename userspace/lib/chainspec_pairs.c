@@ -3,12 +3,13 @@
  * before it with the same settings, every encrypt (nc-encode) is closed,
  * pairs nest, and no two security associations of a chain share an SPI
  * (with one key file in one chain they would derive the same key and
- * nonces). See userspace/lib/pair.h for what a pair does. */
+ * nonces); and what a pair does: which way each of its VNFs transforms,
+ * the SPI of each direction (see chainspec.h). */
 #include <stdio.h>
 #include <string.h>
+#include <calvin/telemetry.h>
 
 #include "chainspec_priv.h"
-#include "pair.h"
 
 #define WHY_MAX 200
 
@@ -182,4 +183,48 @@ int calvin_spec_check_pairs(struct spec_ctx *c)
 		    a_kind(calvin_pair_closer(v->kind), a, sizeof(a)), settings(v->kind));
 	}
 	return check_spis(c);
+}
+
+bool calvin_pair_head(enum calvin_vnf_kind k)
+{
+	return k == CALVIN_VNF_ENCRYPT || k == CALVIN_VNF_NC_ENCODE;
+}
+
+bool calvin_pair_tail(enum calvin_vnf_kind k)
+{
+	return k == CALVIN_VNF_DECRYPT || k == CALVIN_VNF_NC_DECODE;
+}
+
+enum calvin_vnf_kind calvin_pair_closer(enum calvin_vnf_kind head)
+{
+	return head == CALVIN_VNF_ENCRYPT ? CALVIN_VNF_DECRYPT : CALVIN_VNF_NC_DECODE;
+}
+
+static bool dirs_include(enum calvin_direction dirs, unsigned int dir)
+{
+	if (dirs == CALVIN_DIRS_BOTH)
+		return dir == CALVIN_DIR_FWD || dir == CALVIN_DIR_REV;
+	return (dirs == CALVIN_DIRS_FWD && dir == CALVIN_DIR_FWD) ||
+	       (dirs == CALVIN_DIRS_REV && dir == CALVIN_DIR_REV);
+}
+
+enum calvin_pair_role calvin_pair_role(enum calvin_vnf_kind k, enum calvin_direction dirs,
+				       unsigned int dir)
+{
+	bool head = calvin_pair_head(k);
+
+	if (!(head || calvin_pair_tail(k)) || !dirs_include(dirs, dir))
+		return CALVIN_ROLE_NONE;
+	/* the head applies on the way out (forward), the tail on the way back */
+	return head == (dir == CALVIN_DIR_FWD) ? CALVIN_ROLE_APPLY : CALVIN_ROLE_UNDO;
+}
+
+uint32_t calvin_spi_rev_default(uint32_t spi)
+{
+	return spi == UINT32_MAX ? 1 : spi + 1;
+}
+
+uint32_t calvin_sa_spi(const struct calvin_crypt_spec *c, unsigned int dir)
+{
+	return dir == CALVIN_DIR_REV ? c->spi_rev : c->spi;
 }

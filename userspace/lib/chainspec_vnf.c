@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "chainspec_priv.h"
-#include "pair.h"
 
 #define V(field) offsetof(struct calvin_vnf_spec, field)
 

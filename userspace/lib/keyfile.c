@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Key files: refuse unsafe files, parse the hex line, keep key bytes in
  * locked, undumpable memory and wipe them after use (explicit_bzero, so
- * OpenSSL stays in aead.c). */
+ * OpenSSL stays in aead.c); and the key files a chain spec names. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -389,4 +389,37 @@ void calvin_keyring_clear(struct calvin_keyring *r)
 		calvin_key_free(r->e[i].key);
 	}
 	memset(r, 0, sizeof(*r));
+}
+
+int calvin_spec_load_keys(const struct calvin_chain_spec *spec, struct calvin_keyring *ring,
+			  char *err, size_t errlen)
+{
+	const struct calvin_vnf_spec *v;
+	const struct calvin_key *k;
+	char why[CALVIN_ERR_MAX];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < spec->nr_vnfs; i++) {
+		v = &spec->vnfs[i];
+		if (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT)
+			continue;
+		ret = calvin_keyring_add(ring, v->crypt.key_file, &k, why, sizeof(why));
+		if (ret) {
+			snprintf(err, errlen, "%s:%d:%d: %s", spec->path, v->key_file_pos.line,
+				 v->key_file_pos.col, why);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int calvin_spec_check_key_files(const struct calvin_chain_spec *spec, char *err, size_t errlen)
+{
+	struct calvin_keyring ring = { 0 };
+	int ret;
+
+	ret = calvin_spec_load_keys(spec, &ring, err, errlen);
+	calvin_keyring_clear(&ring);
+	return ret;
 }

@@ -32,6 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "chainspec.h"
+
 #define CALVIN_KEY_LEN 32
 #define CALVIN_KEYFILE_HEX_LEN (2 * CALVIN_KEY_LEN)
 /* v1: the key, then a 4-byte salt that is read and ignored */
@@ -84,5 +86,13 @@ int calvin_keyring_add(struct calvin_keyring *r, const char *path, const struct 
 const struct calvin_key *calvin_keyring_get(const struct calvin_keyring *r, const char *path);
 /* Wipe and forget every key; the ring is empty and usable again. */
 void calvin_keyring_clear(struct calvin_keyring *r);
+
+/* The key files of spec's encrypt and decrypt VNFs, each read once into
+ * ring. Returns 0 or -errno with one line in err, "path:line:col: what is
+ * wrong; what to do" at the key-file value. */
+int calvin_spec_load_keys(const struct calvin_chain_spec *spec, struct calvin_keyring *ring,
+			  char *err, size_t errlen);
+/* The same, keeping no key: a check. */
+int calvin_spec_check_key_files(const struct calvin_chain_spec *spec, char *err, size_t errlen);
 
 #endif /* CALVIN_LIB_KEYFILE_H */

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "plan_priv.h"
-#include "topo.h"
 
 /* A CPU housekeeping may use: not nohz_full, not isolated, not another
  * chain's VNF core, no VNF of this chain on it unless it shares

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include <calvin/telemetry.h>
-#include "pair.h"
+#include "sa_info.h"
 #include "sa_set.h"
 
 int calvin_sa_set_derive(const struct calvin_chain_spec *spec, unsigned int vnf,

@@ -16,7 +16,7 @@
 
 #include <stdbool.h>
 
-#include "topo.h"
+#include "chainspec.h"
 
 #define CALVIN_STACK_ADDR_MAX 16 /* "10.71.255.2" and its NUL */
 #define CALVIN_STACK_PREFIXLEN 24

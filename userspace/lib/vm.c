@@ -6,7 +6,6 @@
 #include <string.h>
 #include <calvin/telemetry.h>
 
-#include "topo.h"
 #include "vm.h"
 
 /* FNV-1a: short, stable across builds and hosts, good enough to tell

@@ -5,8 +5,8 @@
  * (userspace/calvin/libvirt/) does the I/O; calvin-agent in the guest can
  * derive the same clock domain and MACs from the same spec.
  *
- * Ports: node i of the chain (topo.h: 0 the probe, then the VNF nodes, the
- * server last) has a west and an east side. A VNF node's sides are its VM's
+ * Ports: node i of the chain (calvin_chain_nodes(): 0 the probe, then the
+ * VNF nodes, the server last) has a west and an east side. A VNF node's sides are its VM's
  * two NICs, each a tap on the host; the probe's east and the server's west
  * are veths whose other end lies on the host. Consecutive nodes are linked
  * on the host between i's east port and i+1's west port. */
@@ -23,10 +23,6 @@ enum calvin_side {
 	CALVIN_WEST,
 	CALVIN_EAST,
 };
-
-/* A guest image is a folder of these two files (vm-images/mkimage.sh). */
-#define CALVIN_VM_KERNEL "vmlinuz"
-#define CALVIN_VM_INITRD "initramfs.img"
 
 /* The name of the virtio-serial port the agent listens on. */
 #define CALVIN_AGENT_PORT "org.calvin.agent.0"
@@ -51,17 +47,6 @@ void calvin_vm_mac(uint8_t mac[6], const char *chain, unsigned int node, enum ca
  * the host's under the netns backend; under libvirt, its VM's, numbered
  * by the VM's node (1..). */
 uint8_t calvin_vnf_clock(const struct calvin_chain_spec *spec, unsigned int vnf);
-
-/* May calvin hand uri to virConnectOpen()? Driver qemu only; the local
- * daemon (qemu:///system, qemu:///session) or a host's over ssh, tls or
- * tcp (tcp: unauthenticated, for tests), [user@]host[:port]/system or
- * /session; of the query parameters only no_tty=0|1 and
- * mode=auto|legacy|direct, since others name a program, socket or key
- * file libvirt would use as root, or turn off a check. 0, or -EINVAL with
- * one sentence in why that says what is wrong and what to write. */
-int calvin_libvirt_uri_check(const char *uri, char *why, size_t len);
-/* Does uri reach this host's daemon (qemu:///...)? */
-bool calvin_libvirt_uri_local(const char *uri);
 
 /* What a VNF's VM is. */
 struct calvin_vm_desc {

@@ -21,7 +21,6 @@
 #include <rte_mbuf.h>
 
 #include "chainspec.h" /* struct calvin_nc_spec, calvin_crypt_spec */
-#include "pair.h"
 #include "telemetry.h" /* the codec, and the wire format it includes */
 #include "wakeup.h"    /* enum calvin_wait */
 

@@ -16,7 +16,6 @@
 #include "client.h"
 #include "loader.h"
 #include "lv.h"
-#include "pair.h"
 #include "sa_set.h"
 #include "util.h"
 

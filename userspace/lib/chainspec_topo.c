@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* A chain's nodes in path order (see topo.h). */
+/* Chain spec: a chain's nodes in path order (see chainspec.h). */
 #include <string.h>
 
-#include "topo.h"
+#include "chainspec.h"
 
 const char *calvin_vnf_node(const struct calvin_vnf_spec *v)
 {

@@ -1,59 +1,26 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* Transform pairs: which way each VNF of an encrypt/decrypt or an
- * nc-encode/nc-decode pair transforms, and the security associations of
- * an encrypt/decrypt pair. Pure: no I/O.
- *
- * A pair protects the link between its two VNFs in both directions unless
- * its VNFs are restricted to one (direction: fwd | rev in the chain file).
- * The head of a pair (encrypt, nc-encode, nearer the probe) applies its
- * transform to what goes west -> east (CALVIN_DIR_FWD) and undoes it on
- * the way back; the tail (decrypt, nc-decode) undoes west -> east and
- * applies east -> west. So the head seals/encodes forward and opens/decodes
- * backward, and the tail the other way round.
+/* What the traffic keys of a security association are derived from: the
+ * deployment's random value and the HKDF info of the SA. Pure: no I/O.
  *
  * Each direction of an encrypt/decrypt pair is a security association of
  * its own, as in IPsec: an SPI of its own (spi forward, spi-rev backward)
  * and a traffic key and nonce salt derived for it (calvin_sa_derive() in
  * aead.h) by HKDF-SHA256 from the key file's long-term key, with the
- * deployment's random value as salt and calvin_sa_info() as info. */
-#ifndef CALVIN_LIB_PAIR_H
-#define CALVIN_LIB_PAIR_H
+ * deployment's random value as salt and calvin_sa_info() as info. Which
+ * way each VNF of a pair transforms is chainspec.h's (calvin_pair_role()). */
+#ifndef CALVIN_LIB_SA_INFO_H
+#define CALVIN_LIB_SA_INFO_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <calvin/telemetry.h> /* CALVIN_DIR_FWD, CALVIN_DIR_REV */
-#include "chainspec.h"
 
 /* What `calvin up` makes for each deployment (getrandom): the HKDF salt of
  * its traffic keys. It stays on the host (the chain's state directory, as
  * hex, for restarts); VNFs get derived keys only (sa_set.h). */
 #define CALVIN_DEPLOY_RANDOM_LEN 32
 #define CALVIN_DEPLOY_RANDOM_FILE "deploy-random"
-
-enum calvin_pair_role {
-	CALVIN_ROLE_NONE,  /* the direction passes untouched */
-	CALVIN_ROLE_APPLY, /* seal, encode */
-	CALVIN_ROLE_UNDO,  /* open, decode */
-};
-
-/* encrypt and nc-encode open a pair, decrypt and nc-decode close one. */
-bool calvin_pair_head(enum calvin_vnf_kind k);
-bool calvin_pair_tail(enum calvin_vnf_kind k);
-/* The kind that closes the pair head k opens (encrypt: decrypt). */
-enum calvin_vnf_kind calvin_pair_closer(enum calvin_vnf_kind head);
-
-/* What a VNF of kind k, restricted to dirs, does with frames going dir
- * (CALVIN_DIR_FWD or CALVIN_DIR_REV). NONE for kinds that are not in a
- * pair. */
-enum calvin_pair_role calvin_pair_role(enum calvin_vnf_kind k, enum calvin_direction dirs,
-				       unsigned int dir);
-
-/* spi-rev when the chain file gives none: spi + 1 (1 after 0xffffffff). */
-uint32_t calvin_spi_rev_default(uint32_t spi);
-/* The SPI of the security association of direction dir. */
-uint32_t calvin_sa_spi(const struct calvin_crypt_spec *c, unsigned int dir);
 
 /* HKDF info of one security association:
  *   "calvin-crypt-sa-v2" | 0x00 | len(chain) (1 byte) | chain
@@ -80,4 +47,4 @@ void calvin_deploy_random_format(const uint8_t in[CALVIN_DEPLOY_RANDOM_LEN],
 int calvin_sa_info(uint8_t *buf, size_t cap, const char *chain, uint32_t spi, unsigned int dir,
 		   uint32_t epoch);
 
-#endif /* CALVIN_LIB_PAIR_H */
+#endif /* CALVIN_LIB_SA_INFO_H */

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* The libvirt URIs calvin connects to (see vm.h). libvirt acts on a URI
- * as the caller, root here: the ext transport runs the program its
- * `command` names, ssh runs `netcat` and `command` on both ends, `socket`,
- * `keyfile` and `pkipath` choose what it connects to and trusts. So the
- * URI is read against an allow-list, never a deny-list: driver qemu, the
- * local daemon or a remote one over ssh, tls or tcp, a plain host, and
- * only parameters that choose nothing libvirt runs, opens or trusts. */
+/* Chain spec: the libvirt URIs calvin connects to (see chainspec.h).
+ * libvirt acts on a URI as the caller, root here: the ext transport runs
+ * the program its `command` names, ssh runs `netcat` and `command` on both
+ * ends, `socket`, `keyfile` and `pkipath` choose what it connects to and
+ * trusts. So the URI is read against an allow-list, never a deny-list:
+ * driver qemu, the local daemon or a remote one over ssh, tls or tcp, a
+ * plain host, and only parameters that choose nothing libvirt runs, opens
+ * or trusts. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "vm.h"
+#include "chainspec.h"
 
 #define USE_INSTEAD                                                                                \
 	"use qemu:///system, qemu:///session, or qemu+ssh://, qemu+tls:// or qemu+tcp://HOST/"     \

@@ -1,55 +1,13 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Transform pairs: roles per direction, SPIs and the HKDF info of a
- * security association (see pair.h). */
+/* What the keys of a security association are derived from: the
+ * deployment's random value and the HKDF info (see sa_info.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "pair.h"
+#include <calvin/telemetry.h>
 
-bool calvin_pair_head(enum calvin_vnf_kind k)
-{
-	return k == CALVIN_VNF_ENCRYPT || k == CALVIN_VNF_NC_ENCODE;
-}
-
-bool calvin_pair_tail(enum calvin_vnf_kind k)
-{
-	return k == CALVIN_VNF_DECRYPT || k == CALVIN_VNF_NC_DECODE;
-}
-
-enum calvin_vnf_kind calvin_pair_closer(enum calvin_vnf_kind head)
-{
-	return head == CALVIN_VNF_ENCRYPT ? CALVIN_VNF_DECRYPT : CALVIN_VNF_NC_DECODE;
-}
-
-static bool dirs_include(enum calvin_direction dirs, unsigned int dir)
-{
-	if (dirs == CALVIN_DIRS_BOTH)
-		return dir == CALVIN_DIR_FWD || dir == CALVIN_DIR_REV;
-	return (dirs == CALVIN_DIRS_FWD && dir == CALVIN_DIR_FWD) ||
-	       (dirs == CALVIN_DIRS_REV && dir == CALVIN_DIR_REV);
-}
-
-enum calvin_pair_role calvin_pair_role(enum calvin_vnf_kind k, enum calvin_direction dirs,
-				       unsigned int dir)
-{
-	bool head = calvin_pair_head(k);
-
-	if (!(head || calvin_pair_tail(k)) || !dirs_include(dirs, dir))
-		return CALVIN_ROLE_NONE;
-	/* the head applies on the way out (forward), the tail on the way back */
-	return head == (dir == CALVIN_DIR_FWD) ? CALVIN_ROLE_APPLY : CALVIN_ROLE_UNDO;
-}
-
-uint32_t calvin_spi_rev_default(uint32_t spi)
-{
-	return spi == UINT32_MAX ? 1 : spi + 1;
-}
-
-uint32_t calvin_sa_spi(const struct calvin_crypt_spec *c, unsigned int dir)
-{
-	return dir == CALVIN_DIR_REV ? c->spi_rev : c->spi;
-}
+#include "sa_info.h"
 
 static uint8_t *put_be32(uint8_t *p, uint32_t v)
 {
