@@ -25,13 +25,21 @@ CC := gcc
 CLANG := clang
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes -Wshadow
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude -Iuserspace/lib -Ikernel -Iuserspace/calvin \
-	-Iuserspace/agent
+# Pure code is included by its folder: "spec/spec.h" (userspace/lib/),
+# "bench/lib/bench_lib.h" (the top).
+CFLAGS += -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude -Iuserspace/lib -I. -Ikernel \
+	-Iuserspace/calvin -Iuserspace/agent
 BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -Iinclude -Ikernel \
 	-I/usr/include/$(shell gcc -dumpmachine)
 
-LIB_SRCS := $(wildcard userspace/lib/*.c)
+# libcalvin.a, the pure library: userspace/lib/ by subsystem (spec, plan,
+# measure, codec, guest, util) and the benchmarks' pure code (bench/lib/).
+LIB_SRCS := $(wildcard userspace/lib/*/*.c bench/lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+# ar names a member by its file name alone: two alike would be one.
+lib_twice = $(filter-out 1,$(words $(filter %/$(1),$(LIB_SRCS))))
+LIB_DUPS := $(strip $(foreach n,$(sort $(notdir $(LIB_SRCS))),$(if $(call lib_twice,$(n)),$(n))))
+$(if $(LIB_DUPS),$(error libcalvin.a: two files named $(LIB_DUPS); rename one))
 LOADER_SRCS := $(filter-out %.bpf.c,$(wildcard kernel/*.c))
 # userspace/agent/: the guest agent, and the pieces the host shares with it
 # (the framed channel, the host's client, the DPDK telemetry query, the
@@ -52,13 +60,13 @@ VNF_SRCS := $(wildcard userspace/vnf/*.c)
 VNF_OBJS := $(VNF_SRCS:%.c=$(B)/%.o)
 BPF_SRCS := $(wildcard kernel/*.bpf.c)
 BPF_OBJS := $(BPF_SRCS:kernel/%.bpf.c=$(B)/kernel/%.bpf.o)
-UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(B)/%)
 BPFTEST_SRCS := $(wildcard tests/bpf/test_*.c)
 BPFTEST_BINS := $(BPFTEST_SRCS:%.c=$(B)/%)
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:%.c=$(B)/%)
-FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_SRCS := $(wildcard tests/fuzz/*/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:%.c=$(B)/%)
 
 # What libcalvin.a's pure code links with: YAML, ISA-L (GF(2^8)), OpenSSL (AEAD),
@@ -184,19 +192,19 @@ $(B)/kernel/%.bpf.o: kernel/%.bpf.c $(wildcard kernel/*.h) $(wildcard include/ca
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*.h)
+$(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(call pc,--libs cmocka) $(LIB_LDLIBS)
 
 # The isolation applier against a fake tree: the controller without its main.
-$(B)/tests/unit/test_isolate_tree: tests/unit/test_isolate_tree.c \
+$(B)/tests/unit/isolate/test_isolate_tree: tests/unit/isolate/test_isolate_tree.c \
 		$(filter-out $(B)/userspace/calvin/main.o,$(CALVIN_OBJS)) $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt cmocka) $(LIB_LDLIBS)
 
 # The agent channel's deadlines, over real sockets.
-$(B)/tests/unit/test_agent_channel: tests/unit/test_agent_channel.c $(AGENT_CLIENT_OBJS) \
-		$(B)/lib/libcalvin.a
+$(B)/tests/unit/agent/test_agent_channel: tests/unit/agent/test_agent_channel.c \
+		$(AGENT_CLIENT_OBJS) $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs cmocka) $(LIB_LDLIBS)
 
@@ -211,7 +219,7 @@ $(B)/tests/tools/%: tests/tools/%.c $(B)/lib/libcalvin.a
 
 # libFuzzer harnesses, with the pure library rebuilt under ASan/UBSan.
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-D_GNU_SOURCE -Iinclude -Iuserspace/lib
+	-D_GNU_SOURCE -Iinclude -Iuserspace/lib -I.
 $(B)/tests/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $^ $(LIB_LDLIBS)

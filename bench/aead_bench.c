@@ -33,7 +33,7 @@
 
 #include <openssl/evp.h>
 
-#include "aead.h"
+#include "codec/codec.h"
 
 #define BATCHES 15
 #define BATCH 100000

@@ -28,7 +28,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "telemetry.h"
+#include "measure/measure.h"
 
 #define PROBE_HOPS 4
 #define PROBE_LEN CALVIN_TLM_LEN(PROBE_HOPS)

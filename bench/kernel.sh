@@ -126,7 +126,7 @@ build() {
 		cat "$TMP/build.log" >&2
 		die "failed to build bench/kernel_ctl.c with the loader in $KSRC"
 	}
-	# the probes' telemetry block is calvin's own codec (userspace/lib/telemetry.c)
+	# the probes' telemetry block is calvin's own codec (userspace/lib/measure/telemetry.c)
 	[ -f build/lib/libcalvin.a ] || die "build/lib/libcalvin.a missing (run: make build)"
 	gcc $cflags bench/hop_latency.c build/lib/libcalvin.a -o $OUT/hop-latency ||
 		die "failed to build bench/hop_latency.c"

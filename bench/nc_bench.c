@@ -23,7 +23,7 @@
 #include <time.h>
 #include <isa-l.h>
 
-#include "nc.h"
+#include "codec/codec.h"
 
 #define K 32
 #define R 8

@@ -14,7 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "calvin_xdp.h"
-#include "chainspec.h"
+#include "spec/spec.h"
 
 _Static_assert(CALVIN_XDP_ACL_MAX_RULES == CALVIN_ACL_MAX_RULES,
 	       "one rule limit for spec and program");

@@ -7,9 +7,9 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "chainspec.h"
 #include "impair.h"
 #include "loader_priv.h"
+#include "spec/spec.h"
 
 static const struct calvin_pin impair_pins[] = {
     {"calvin_impair_config", CALVIN_PIN_IMPAIR_CONFIG},

@@ -58,7 +58,7 @@ static inline __u64 calvin_impair_seed_state(__u64 seed, unsigned int cpu)
 #ifndef __bpf__
 #include "loader.h"
 
-struct calvin_impair_spec; /* userspace/lib/chainspec.h */
+struct calvin_impair_spec; /* userspace/lib/spec/spec.h */
 
 struct calvin_xdp_impair_cfg {
 	struct calvin_xdp_forward_cfg fwd; /* ports, ids, place in the node */

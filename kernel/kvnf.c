@@ -6,10 +6,10 @@
 #include <errno.h>
 #include <stddef.h>
 
-#include "chainspec.h"
 #include "impair.h"
 #include "kvnf.h"
 #include "ratelimit.h"
+#include "spec/spec.h"
 
 static int attach_forward(const struct calvin_vnf_spec *v, const struct calvin_xdp_forward_cfg *b)
 {

@@ -8,8 +8,8 @@
 
 #include <stdbool.h>
 
-#include "chainspec.h"
 #include "loader.h"
+#include "spec/spec.h"
 
 /* Attach v's program with its parameters; base says where it sits.
  * -EOPNOTSUPP for a kind with no kernel implementation. */

@@ -19,7 +19,7 @@
 
 #include "calvin_xdp.h"
 
-struct calvin_acl_spec; /* userspace/lib/chainspec.h */
+struct calvin_acl_spec; /* userspace/lib/spec/spec.h */
 struct calvin_router_spec;
 struct calvin_vnf_spec;
 

@@ -6,9 +6,9 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "chainspec.h"
 #include "loader_priv.h"
 #include "ratelimit.h"
+#include "spec/spec.h"
 
 #define NSEC_PER_SEC 1000000000ULL
 
@@ -23,7 +23,7 @@ static uint64_t at_least(uint64_t v, uint64_t min)
 	return v > min ? v : min;
 }
 
-/* The spec as the program reads it: defaults filled in (as chainspec.h
+/* The spec as the program reads it: defaults filled in (as spec/spec.h
  * documents them, in case the caller built the spec by hand), and checked
  * so the program's 64-bit arithmetic cannot overflow. */
 static int ratelimit_config(const struct calvin_ratelimit_spec *s, struct calvin_rl_config *c)

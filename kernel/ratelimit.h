@@ -55,7 +55,7 @@ struct calvin_rl_flow {
 #ifndef __bpf__
 #include "loader.h"
 
-struct calvin_ratelimit_spec; /* userspace/lib/chainspec.h */
+struct calvin_ratelimit_spec; /* userspace/lib/spec/spec.h */
 
 struct calvin_xdp_ratelimit_cfg {
 	struct calvin_xdp_forward_cfg fwd; /* ports, ids, place in the node */

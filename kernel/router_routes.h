@@ -15,7 +15,7 @@
 #include <bpf/bpf.h>
 
 #include "calvin_xdp.h"
-#include "chainspec.h"
+#include "spec/spec.h"
 
 _Static_assert(CALVIN_XDP_VIA_WEST == CALVIN_VIA_WEST && CALVIN_XDP_VIA_EAST == CALVIN_VIA_EAST &&
 		   CALVIN_XDP_VIA_DROP == CALVIN_VIA_DROP,

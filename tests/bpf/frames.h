@@ -22,7 +22,7 @@
 
 #include "bpf_rodata.h"
 #include "calvin_xdp.h"
-#include "telemetry.h"
+#include "measure/measure.h"
 
 #define TEST_PROBE_PORT 7357
 #define TEST_APP_PORT 9000

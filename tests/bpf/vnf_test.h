@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "chainspec.h"
 #include "frames_l3.h"
+#include "spec/spec.h"
 
 #define VNF_ID 3
 #define IFINDEX_LO 1

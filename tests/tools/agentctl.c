@@ -21,9 +21,7 @@
 #include <string.h>
 
 #include "client.h"
-#include "keyfile.h"
-#include "sa_info.h"
-#include "sa_set.h"
+#include "codec/codec.h"
 
 #define TIMEOUT_MS 120000
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonw.h"
+#include "util/util.h"
 
 /* The element of array a whose member key is the string value. */
 static struct json_object *find(struct json_object *a, const char *sel)

@@ -9,9 +9,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "agent_proto.h"
-#include "chainspec.h"
-#include "sa_set.h"
+#include "codec/codec.h"
+#include "guest/guest.h"
+#include "spec/spec.h"
 
 #define AGENT_PROG "calvin-agent"
 #define AGENT_WEST "west"

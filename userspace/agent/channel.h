@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* Frames of the host-agent protocol (userspace/lib/agent_proto.h) over a
+/* Frames of the host-agent protocol (userspace/lib/guest/guest.h) over a
  * stream descriptor: the virtio-serial port in the guest, the UNIX socket
  * the port comes out of on the host. Used by both ends. Every read and
  * write has a deadline: a peer that stops reading or writing (a paused
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "agent_proto.h"
+#include "guest/guest.h"
 
 struct calvin_channel {
 	int fd;

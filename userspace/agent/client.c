@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "client.h"
-#include "text_escape.h"
+#include "util/util.h"
 
 static long long now_ms(void)
 {

@@ -21,7 +21,7 @@ void calvin_agent_close(struct calvin_channel *ch);
 
 /* Send req and have the answer within timeout_ms (-ETIMEDOUT otherwise:
  * the stream is out of step, close it). An error answer is -EREMOTEIO
- * with the agent's line in err, escaped (text_escape.h); answers of a
+ * with the agent's line in err, escaped (util/util.h); answers of a
  * type the request does not get (to an earlier host's requests) are
  * skipped. reply's strings live until the next call. */
 int calvin_agent_call(struct calvin_channel *ch, const struct calvin_agent_msg *req,

@@ -10,8 +10,7 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "cpumask.h"
-#include "placement.h"
+#include "plan/plan.h"
 #include "textfile.h"
 
 bool agent_vnf_running(struct agent *a)

@@ -5,7 +5,7 @@
 #ifndef CALVIN_AGENT_SA_PIPE_H
 #define CALVIN_AGENT_SA_PIPE_H
 
-#include "sa_set.h"
+#include "codec/codec.h"
 
 /* A pipe with s's bytes in it and its write end closed: the read end
  * (close-on-exec; the child that inherits it clears that), or -errno.

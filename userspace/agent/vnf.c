@@ -21,12 +21,10 @@
 
 #include "agent.h"
 #include "dpdk_query.h"
+#include "guest/guest.h"
 #include "kvnf.h"
 #include "loader.h"
 #include "sa_pipe.h"
-#include "vm.h"
-#include "vnf_argv.h"
-#include "vnf_stats.h"
 
 /* How long the agent waits for its VNF's telemetry: as long as calvin
  * status waits for the agent (VNF_ANSWER_TIMEOUT_MS), so a wedged VNF in

@@ -10,9 +10,9 @@
 
 #include "commands.h"
 #include "jout.h"
-#include "jsonw.h"
 #include "state.h"
 #include "util.h"
+#include "util/util.h"
 
 /* A short paced run unless -c, -r, -p, -s say otherwise: a fifth of a
  * second at the haptic rate, enough for a p99 of 200 samples. */

@@ -10,13 +10,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "chainspec.h"
+#include "codec/codec.h"
 #include "loader.h"
-#include "keyfile.h"
-#include "sa_info.h"
-#include "placement.h"
-#include "plan.h"
-#include "sa_set.h"
+#include "plan/plan.h"
+#include "spec/spec.h"
 #include "state.h"
 
 /* Every node names its interface toward the probe "west" and toward the
@@ -105,7 +102,7 @@ struct node_backend {
 	int (*kernel_stats)(const struct calvin_chain_spec *s, unsigned int vnf,
 			    struct kvnf_counters *out);
 	/* a user VNF's counters, as the JSON its telemetry answers: up to
-	 * CALVIN_VNF_ANSWER_MAX bytes, untrusted (lib/vnf_stats.h reads
+	 * CALVIN_VNF_ANSWER_MAX bytes, untrusted (userspace/lib/guest/guest.h reads
 	 * it). Both stats give up after VNF_ANSWER_TIMEOUT_MS with
 	 * -ETIMEDOUT: a wedged VNF or guest never hangs `calvin status`. */
 	int (*user_stats)(const struct calvin_chain_spec *s, unsigned int vnf, char *json,
@@ -119,7 +116,7 @@ struct node_backend {
 	int (*kernel_update)(const struct calvin_chain_spec *s, unsigned int vnf);
 	/* `calvin bench wakeup` where the VNF's cores are not the host's (a
 	 * VM): cyclictest for seconds on the CPU VNF vnf runs on, its
-	 * histogram output (lib/cyclictest.h) into out. NULL: the bench runs
+	 * histogram output (bench/lib/bench_lib.h) into out. NULL: the bench runs
 	 * cyclictest on the host's cores itself. */
 	int (*guest_cyclictest)(const struct calvin_chain_spec *s, unsigned int vnf,
 				unsigned int seconds, char *out, size_t len);

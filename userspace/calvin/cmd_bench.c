@@ -14,9 +14,9 @@
 
 #include "bench/bench.h"
 #include "jout.h"
-#include "jsonw.h"
 #include "state.h"
 #include "util.h"
+#include "util/util.h"
 
 static const struct bench_mode modes[] = {
 	{ .name = "baseline", .rounds = 3, .count = 1000, .seconds = 2, .run = bench_baseline },

@@ -9,10 +9,10 @@
 #include "backend.h"
 #include "bench/bench.h"
 #include "commands.h"
-#include "jout.h"
-#include "jsonw.h"
 #include "isolate/isolate.h"
+#include "jout.h"
 #include "util.h"
+#include "util/util.h"
 
 int chain_undo(const struct node_backend *be, struct chain_state *s)
 {

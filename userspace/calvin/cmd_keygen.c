@@ -4,12 +4,11 @@
  * deployment derives its traffic keys. */
 #include <stdio.h>
 
-#include "aead.h"
+#include "codec/codec.h"
 #include "commands.h"
 #include "jout.h"
-#include "jsonw.h"
-#include "keyfile.h"
 #include "util.h"
+#include "util/util.h"
 
 int cmd_keygen(const struct cmd_args *a)
 {

@@ -14,11 +14,11 @@
 #include "commands.h"
 #include "isolate/isolate.h"
 #include "jout.h"
-#include "jsonw.h"
+#include "measure/measure.h"
 #include "outdir.h"
 #include "probe.h"
-#include "report.h"
 #include "util.h"
+#include "util/util.h"
 
 static int parse_uint(const char *opt, const char *s, unsigned int lo, unsigned int hi,
 		      unsigned int *out)

@@ -9,10 +9,10 @@
 
 #include "commands.h"
 #include "jout.h"
-#include "jsonw.h"
 #include "outdir.h"
 #include "state.h"
 #include "util.h"
+#include "util/util.h"
 
 /* `run` deploys a chain of its own and removes it at the end: one that is
  * up already is someone's, and must not be taken down by it. */

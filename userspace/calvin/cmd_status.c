@@ -4,7 +4,7 @@
  * VNF_ANSWER_TIMEOUT_MS costs that long and one line; the others are
  * shown all the same, and status exits 1 at the end. What a user VNF (or
  * a VM's agent) answers is outside calvin's control: it is parsed by
- * json-c and escaped (lib/vnf_stats.h) before it is shown. */
+ * json-c and escaped (userspace/lib/guest/guest.h) before it is shown. */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -15,13 +15,13 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "guest/guest.h"
 #include "isolate/isolate.h"
 #include "jout.h"
-#include "jsonw.h"
 #include "loader.h"
-#include "report.h"
+#include "measure/measure.h"
 #include "util.h"
-#include "vnf_stats.h"
+#include "util/util.h"
 
 static const char *const dir_name[] = { "fwd", "rev" };
 

@@ -14,9 +14,9 @@
 #include "commands.h"
 #include "isolate/isolate.h"
 #include "jout.h"
-#include "jsonw.h"
 #include "loader.h"
 #include "util.h"
+#include "util/util.h"
 
 /* The plan record: other chains' plans keep off this chain's cores, and
  * its probe finds its housekeeping cores there. */

@@ -8,8 +8,8 @@
 
 #include "commands.h"
 #include "jout.h"
-#include "jsonw.h"
 #include "util.h"
+#include "util/util.h"
 
 int cmd_validate(const struct cmd_args *a)
 {

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "chainspec.h"
-#include "plan.h"
+#include "plan/plan.h"
+#include "spec/spec.h"
 
 /* Command-line overrides of a spec's probe section (0 = not given). */
 struct probe_args {

@@ -9,7 +9,7 @@
 
 #include "backend.h"
 #include "commands.h"
-#include "host.h"
+#include "plan/plan.h"
 #include "state.h"
 #include "util.h"
 

@@ -5,8 +5,8 @@
 
 #include "commands.h"
 #include "jout.h"
-#include "jsonw.h"
 #include "util.h"
+#include "util/util.h"
 
 static struct json_object *doc;
 static bool pretty;

@@ -2,7 +2,7 @@
 /* A deployment's keys: the random value each `up` makes, the key files read
  * once, and the traffic keys of one VNF's SAs derived from both. Only the
  * controller holds the long-term keys; VNFs (and VMs) get their own SAs'
- * traffic keys (userspace/lib/sa_set.h). */
+ * traffic keys (userspace/lib/codec/codec.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "codec/codec.h"
 #include "commands.h"
-#include "keyfile.h"
 #include "util.h"
 
 int deploy_random_make(struct deploy *d, const char *dir)

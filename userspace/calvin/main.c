@@ -6,8 +6,8 @@
 
 #include "commands.h"
 #include "jout.h"
-#include "jsonw.h"
 #include "util.h"
+#include "util/util.h"
 
 bool calvin_json;
 

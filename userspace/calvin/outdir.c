@@ -13,9 +13,8 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "measure/measure.h"
 #include "outdir.h"
-#include "report.h"
-#include "report_files.h"
 #include "util.h"
 
 /* "2 CPUs, AMD EPYC 7B13, Linux 6.18.44": what a reader needs to weigh

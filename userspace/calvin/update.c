@@ -3,7 +3,7 @@
  * parameters of kernel VNFs changed (acl rules, routes, rates, impairments),
  * they are applied to the running programs through their pinned maps, and
  * traffic the change does not touch keeps flowing. The comparison is by
- * meaning (userspace/lib/chainspec_diff.h): an edit that only moves lines
+ * meaning (userspace/lib/spec/spec.h): an edit that only moves lines
  * changes nothing, and an acl keeps its hit counters; an `up` that
  * changes nothing says so and succeeds. Anything else that changed needs
  * a `calvin down` first, and is refused in one line. */
@@ -15,12 +15,12 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "chainspec_diff.h"
 #include "commands.h"
 #include "jout.h"
-#include "jsonw.h"
 #include "kvnf.h"
+#include "spec/spec.h"
 #include "util.h"
+#include "util/util.h"
 
 static bool updatable(const struct calvin_vnf_spec *v)
 {

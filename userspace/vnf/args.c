@@ -10,7 +10,7 @@
 
 #include <calvin/nc.h>
 
-#include "replay.h"
+#include "codec/codec.h"
 #include "vnf.h"
 
 enum {
@@ -383,7 +383,7 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 	cfg->ready_fd = -1;
 	cfg->keys_fd = -1;
 	cfg->transform = vnf_transform_find("forward");
-	/* the chain spec's defaults (userspace/lib/chainspec.h) */
+	/* the chain spec's defaults (userspace/lib/spec/spec.h) */
 	cfg->nc.k = 4;
 	cfg->nc.r = 1;
 	cfg->nc.flush_ns = 1000000;

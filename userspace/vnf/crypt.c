@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Encryption transforms of calvin-vnf: encrypt and decrypt (AEAD framing in
- * userspace/lib/aead.h, wire format in include/calvin/crypt.h).
+ * userspace/lib/codec/codec.h, wire format in include/calvin/crypt.h).
  *
  * Direction: an encrypt VNF followed by a decrypt VNF protects the link
  * between them both ways (userspace/lib/pair.h): encrypt seals what goes
@@ -21,7 +21,7 @@
  * Keys: calvin derives each SA's traffic key and salt from the key file's
  * long-term key, the deployment's random value, the chain, the SPI, the
  * direction and the epoch (calvin_sa_derive()), and hands them over
- * through --keys-fd (sa_set.h), read once at setup and wiped as soon as
+ * through --keys-fd (codec/codec.h), read once at setup and wiped as soon as
  * the cipher contexts hold their schedules. This process never sees the
  * long-term key. A new deployment or a restart (a new epoch) thus never
  * reuses a (key, nonce) pair, and packets of an earlier one fail the tag.
@@ -35,9 +35,7 @@
 
 #include <rte_mbuf.h>
 
-#include "aead.h"
-#include "replay.h"
-#include "sa_set.h"
+#include "codec/codec.h"
 #include "vnf.h"
 
 /* One security association: one direction of the pair. */

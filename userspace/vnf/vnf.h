@@ -20,9 +20,9 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
-#include "chainspec.h" /* struct calvin_nc_spec, calvin_crypt_spec */
-#include "telemetry.h" /* the codec, and the wire format it includes */
-#include "wakeup.h"    /* enum calvin_wait */
+#include "guest/guest.h"     /* enum calvin_wait */
+#include "measure/measure.h" /* the telemetry codec, and the wire format it includes */
+#include "spec/spec.h"       /* struct calvin_nc_spec, calvin_crypt_spec */
 
 #define VNF_PROG "calvin-vnf"
 #define VNF_MAX_BURST 64
@@ -68,7 +68,7 @@ struct vnf_config {
 	struct calvin_nc_spec nc;	/* nc-encode, nc-decode */
 	struct calvin_crypt_spec crypt; /* encrypt, decrypt; key_file unused */
 	/* encrypt, decrypt: where the traffic keys of its SAs come from
-	 * (sa_set.h), read once at setup; -1: none */
+	 * (codec/codec.h), read once at setup; -1: none */
 	int keys_fd;
 };
 

@@ -19,8 +19,7 @@
 
 #include "backend.h"
 #include "bench.h"
-#include "bench_tools.h"
-#include "stack_plan.h"
+#include "bench/lib/bench_lib.h"
 #include "util.h"
 
 #define SOCKPERF_PORT 11111

@@ -15,8 +15,8 @@
  *               forwarding, calvin-relay)
  *   gen.c       the fixed-rate UDP generator of the throughput mode
  *
- * Statistics and report text are pure code in userspace/lib/ (stats.h,
- * bench_report.h, bench_md.h). */
+ * Statistics and report text are pure code in userspace/lib/ (bench/lib/bench_lib.h,
+ * bench/lib/bench_lib.h, bench_md.h). */
 #ifndef CALVIN_BENCH_H
 #define CALVIN_BENCH_H
 
@@ -27,12 +27,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "bench_report.h"
-#include "chainspec.h"
+#include "bench/lib/bench_lib.h"
 #include "commands.h"
-#include "cpumask.h"
 #include "outdir.h"
-#include "spec_variant.h"
+#include "plan/plan.h"
+#include "spec/spec.h"
 
 /* ---- journal.c ---- */
 

@@ -21,7 +21,7 @@
 
 #include "backend.h"
 #include "bench.h"
-#include "gen_frame.h"
+#include "bench/lib/bench_lib.h"
 #include "util.h"
 
 #define MAX_BATCH 64

@@ -4,7 +4,7 @@
 #define CALVIN_BENCH_POLICY_H
 
 #include "bench.h"
-#include "plan.h"
+#include "plan/plan.h"
 
 /* 3 placements x idle/stress, and for VMs the other kernel (x2) and links */
 #define BENCH_MAX_CONFIGS 9

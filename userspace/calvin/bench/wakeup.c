@@ -18,7 +18,7 @@
 
 #include "backend.h"
 #include "bench.h"
-#include "cyclictest.h"
+#include "bench/lib/bench_lib.h"
 #include "isolate/isolate.h"
 #include "policy.h"
 #include "util.h"

@@ -14,8 +14,8 @@
 
 #include "commands.h"
 #include "isolate_priv.h"
-#include "text_escape.h"
 #include "util.h"
+#include "util/util.h"
 
 #define MAX_CHAINS 64
 

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "isolate_priv.h"
-#include "placement.h"
+#include "plan/plan.h"
 #include "util.h"
 
 #define SWEEP_PASSES 8

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "isolate_priv.h"
-#include "placement.h"
+#include "plan/plan.h"
 #include "textfile.h"
 #include "util.h"
 

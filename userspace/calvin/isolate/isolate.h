@@ -23,8 +23,7 @@
 #include <sys/types.h>
 
 #include "backend.h"
-#include "cpumask.h"
-#include "isolation.h"
+#include "plan/plan.h"
 
 /* Where the host's files are. Every path the applier touches is built from
  * these, so the tests can point them at a fake tree. */

@@ -12,10 +12,9 @@
 #include <string.h>
 
 #include "isolate_priv.h"
-#include "jsonw.h"
-#include "placement.h"
-#include "text_escape.h"
+#include "plan/plan.h"
 #include "util.h"
+#include "util/util.h"
 
 #define MAX_CHAINS 64
 

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "codec/codec.h"
 #include "loader.h"
 #include "lv.h"
-#include "sa_set.h"
 #include "util.h"
 
 static int agent_connect(const char *chain, const char *node, int timeout_ms,

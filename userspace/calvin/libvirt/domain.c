@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* One libvirt domain per VNF node: defined from the pure domain XML
- * (userspace/lib/vm_xml.c) and started; destroyed and undefined by down.
+ * (userspace/lib/guest/vm_xml.c) and started; destroyed and undefined by down.
  * Host facts decide what the XML may ask for: hugepages where enough are
  * free, locked memory where libvirt may raise the memlock limit. */
 #include <errno.h>

@@ -4,7 +4,7 @@
  * reach the first and last VM through a veth whose host end is a port like
  * a tap. Consecutive ports are joined by calvin's XDP link program
  * (links: xdp) or a two-port Linux bridge (links: bridge). Port names are
- * short hashes of the chain (userspace/lib/vm.h): a name that exists
+ * short hashes of the chain (userspace/lib/guest/guest.h): a name that exists
  * already is someone else's, and calvin refuses it rather than touch it. */
 #include <errno.h>
 #include <limits.h>

@@ -2,7 +2,7 @@
 /* The libvirt backend's files and what they share (the operations are
  * described in ../backend.h). This folder is the only place that includes
  * libvirt's headers; what can be pure (names, MACs, the domain XML) is in
- * userspace/lib/vm.h. */
+ * userspace/lib/guest/guest.h. */
 #ifndef CALVIN_LV_H
 #define CALVIN_LV_H
 
@@ -11,7 +11,7 @@
 #include <libvirt/libvirt.h>
 
 #include "backend.h"
-#include "vm.h"
+#include "guest/guest.h"
 
 /* How long a guest may take from start to its agent's hello: TCG boots the
  * image in a few seconds on an idle host, but two VMs and busy-polling

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "dpdk_query.h"
+#include "guest/guest.h"
 #include "kvnf.h"
 #include "netns.h"
-#include "vnf_stats.h"
 #include "util.h"
 
 int netns_node_enter(const struct calvin_chain_spec *s, const char *node, int *saved)

@@ -15,17 +15,16 @@
 #include <unistd.h>
 #include <linux/close_range.h>
 
+#include "guest/guest.h"
 #include "isolate/isolate.h"
 #include "netns.h"
-#include "ready.h"
 #include "sa_pipe.h"
-#include "text_escape.h"
 #include "util.h"
-#include "vnf_argv.h"
+#include "util/util.h"
 
 #define VNF_READY_TIMEOUT_MS 30000
 
-/* calvin-vnf's command line (userspace/lib/vnf_argv.c), built before the
+/* calvin-vnf's command line (userspace/lib/guest/vnf_argv.c), built before the
  * fork; the --ready-fd value is written in the child. */
 static int vnf_args_fill(struct deploy *d, unsigned int i, int keys, struct calvin_vnf_argv *a,
 			 char *bin, size_t binlen)
