@@ -50,8 +50,9 @@ AGENT_SRCS := userspace/agent/main.c userspace/agent/vnf.c userspace/agent/proc.
 	$(AGENT_SHARED_SRCS)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/%.o)
 AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.o
+# bench/calvin/: the modes of `calvin bench`, linked into calvin.
 CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
-	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c userspace/calvin/bench/*.c) \
+	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c bench/calvin/*.c) \
 	$(LOADER_SRCS) \
 	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
 	userspace/agent/sa_pipe.c userspace/agent/textfile.c
@@ -144,7 +145,8 @@ bench-sharing: all
 bench-vm-links: vm-image
 	bench/vm-links.sh
 
-$(B)/bench/%: bench/%.c $(B)/lib/libcalvin.a
+# The benchmarks' own programs (bench/progs/), built where the scripts run them.
+$(B)/bench/%: bench/progs/%.c $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
@@ -176,7 +178,7 @@ $(B)/calvin-agent: $(AGENT_OBJS) $(LOADER_SRCS:%.c=$(B)/%.o) $(B)/lib/libcalvin.
 	$(CC) $(CFLAGS) -o $@ $^ -Wl,--as-needed $(call pc,--libs libxdp libbpf) $(LIB_LDLIBS)
 
 # The conventional stack's relay and echo server (calvin bench).
-$(B)/calvin-relay: $(B)/userspace/relay/relay.o $(B)/lib/libcalvin.a
+$(B)/calvin-relay: $(B)/bench/relay/relay.o $(B)/lib/libcalvin.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
 # The tests' host-side agent client.

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # Benchmark of the advanced (user-space) VNFs, side by side in one run:
 #   1. the network-coding codec per packet against raw ISA-L encoding of the
-#      same data (bench/nc_bench.c, k=32, r=8, as in CALVIN's evaluation);
+#      same data (bench/progs/nc_bench.c, k=32, r=8, as in CALVIN's evaluation);
 #   2. AEAD seal/open per packet against OpenSSL's per-record mode, `openssl
 #      speed -aead`, run in the same session, and the same calls in process
-#      (bench/aead_bench.c);
+#      (bench/progs/aead_bench.c);
 #   3. residence time (t_out - t_in from the hop records) of every hop in live
 #      chains (chains/tactile-nc.yaml, chains/tactile-crypt.yaml), beside
 #      plain DPDK forwarders placed as they are (two user forward VNFs on one

@@ -395,7 +395,7 @@ double calvin_gen_bps(double pps, unsigned int frame_size);
 
 /* calvin-relay's flow table and its command line's port list. Pure.
  *
- * The relay of the conventional stack (userspace/relay/) ends UDP: each
+ * The relay of the conventional stack (bench/relay/) ends UDP: each
  * client (address and port, on one of the ports it listens on) gets an
  * upstream socket of its own, connected to the next hop, so the replies
  * that come back on it find their client. The table holds a fixed number

@@ -116,7 +116,7 @@ struct node_backend {
 	int (*kernel_update)(const struct calvin_chain_spec *s, unsigned int vnf);
 	/* `calvin bench wakeup` where the VNF's cores are not the host's (a
 	 * VM): cyclictest for seconds on the CPU VNF vnf runs on, its
-	 * histogram output (bench/lib/bench_lib.h) into out. NULL: the bench runs
+	 * histogram output (bench/lib/cyclictest.c) into out. NULL: the bench runs
 	 * cyclictest on the host's cores itself. */
 	int (*guest_cyclictest)(const struct calvin_chain_spec *s, unsigned int vnf,
 				unsigned int seconds, char *out, size_t len);

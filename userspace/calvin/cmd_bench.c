@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* calvin bench MODE CHAIN.yaml: the benchmarks users run to decide how to
- * deploy a latency-critical chain. Each mode (bench/: baseline, pinning,
- * wakeup, throughput) runs its configurations in alternating rounds in one
- * session and writes a report directory. Whatever it starts or deploys is
- * journalled first (bench/journal.c) and gone when it ends, on Ctrl-C too;
- * after a SIGKILL the next `calvin bench` or `calvin down --all` removes it. */
+ * deploy a latency-critical chain. Each mode (bench/calvin/: baseline,
+ * pinning, wakeup, throughput) runs its configurations in alternating
+ * rounds in one session and writes a report directory. Whatever it starts
+ * or deploys is journalled first (bench/calvin/journal.c) and gone when it
+ * ends, on Ctrl-C too; after a SIGKILL the next `calvin bench` or `calvin
+ * down --all` removes it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/bench.h"
+#include "bench/calvin/bench.h"
 #include "jout.h"
 #include "state.h"
 #include "util.h"

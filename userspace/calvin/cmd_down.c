@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "bench/bench.h"
+#include "bench/calvin/bench.h"
 #include "commands.h"
 #include "isolate/isolate.h"
 #include "jout.h"

@@ -50,7 +50,7 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 	      "stddev: 40% = 40% less; negative = more variable than shared); VM comparisons "
 	      "beside the placements are against pinned. Intervals: percentile bootstrap, "
 	      "1000 resamples of circular blocks of 32 consecutive probes (an eighth of a "
-	      "series at most; bench/lib/bench_lib.h).\n\n",
+	      "series at most; bench/lib/stats.c).\n\n",
 	      f);
 	bench_md_results(b, f, pictures, CALVIN_BENCH_REDUCTION, "RTT");
 }

@@ -15,7 +15,7 @@
  *   with tables made once, then with ec_init_tables() every generation too.
  * Prints a Markdown table.
  *
- * Build: gcc -O2 -D_GNU_SOURCE -Iinclude -Iuserspace/lib bench/nc_bench.c \
+ * Build: gcc -O2 -D_GNU_SOURCE -Iinclude -Iuserspace/lib bench/progs/nc_bench.c \
  *        build/lib/libcalvin.a -lisal -o build/bench/nc_bench */
 #include <stdio.h>
 #include <stdlib.h>

@@ -22,7 +22,7 @@
  * CPU time (openssl speed divides by user CPU time) and in wall-clock time
  * (what a packet waits). Prints a Markdown table.
  *
- * Build: gcc -O2 -D_GNU_SOURCE -Iinclude -Iuserspace/lib bench/aead_bench.c \
+ * Build: gcc -O2 -D_GNU_SOURCE -Iinclude -Iuserspace/lib bench/progs/aead_bench.c \
  *        build/lib/libcalvin.a -lcrypto -o build/bench/aead_bench */
 #include <errno.h>
 #include <stdbool.h>

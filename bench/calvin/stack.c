@@ -3,7 +3,7 @@
  * chain's own topology (the same namespaces and veths, made by the netns
  * backend) with Linux IP forwarding in kernel-VNF nodes, calvin-relay (a
  * UDP socket relay) in user-VNF nodes and calvin-relay's echo at the
- * server (bench/lib/bench_lib.h says who gets which address and route).
+ * server (bench/lib/stack_plan.c says who gets which address and route).
  *
  * It is deployed as a chain of the netns backend: the same journal,
  * RUN_DIR/CHAIN.state, names its namespaces, processes and files before

@@ -105,7 +105,7 @@ static int tc_detach(int ifindex)
 }
 
 /* A single native XDP program (no libxdp dispatcher) or a tc program: the
- * sink should cost as little as possible where it counts (bench/sink.bpf.c
+ * sink should cost as little as possible where it counts (bench/progs/sink.bpf.c
  * says which counts alike). */
 static int cmd_sink_attach(char **argv)
 {

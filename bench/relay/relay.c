@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* calvin-relay: the user-space VNF and the server of the conventional
- * stack that `calvin bench` measures calvin against (bench/lib/bench_lib.h):
+ * stack that `calvin bench` measures calvin against (bench/lib/stack_plan.c):
  * what a VNF does with the kernel's sockets instead of a poll-mode driver.
  *
  *   calvin-relay relay --listen ADDR --to ADDR --ports P[,P...] [--cpu N] [--ready-fd FD]

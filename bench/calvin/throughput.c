@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* calvin bench throughput CHAIN.yaml: the highest rate each configuration
  * carries with loss at most 0.001% (NFVbench's no-drop rate, searched by
- * calvin_ndr_* of bench/lib/bench_lib.h), at 64- and 1400-byte frames: calvin with its
+ * calvin_ndr_* of bench/lib/stats.c), at 64- and 1400-byte frames: calvin with its
  * user VNFs in latency mode (burst 1) and throughput mode (burst 32), and
  * the same topology on the conventional stack (stack.c); then TCP goodput
  * (iperf3) through each. Frames come from gen.c in the probe node and are

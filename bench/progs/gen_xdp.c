@@ -3,7 +3,7 @@
  *
  *   gen-xdp GEN_OBJ IFNAME DST_MAC SRC_MAC SRC_IP DST_IP
  *
- * Runs bench/gen.bpf.c with BPF_PROG_RUN and BPF_F_TEST_XDP_LIVE_FRAMES in
+ * Runs bench/progs/gen.bpf.c with BPF_PROG_RUN and BPF_F_TEST_XDP_LIVE_FRAMES in
  * a loop until SIGINT or SIGTERM. The frames leave as xdp_frames, so the
  * generator costs little per packet and the veth peer sees them the way an
  * XDP program sees a NIC's frames. Everything runs on the calling CPU

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Benchmark generator's XDP side: send every frame it is run on out of one interface.
  *
- * bench/gen_xdp.c runs it with BPF_PROG_RUN in live-frames mode, so each run
+ * bench/progs/gen_xdp.c runs it with BPF_PROG_RUN in live-frames mode, so each run
  * really transmits: the frame goes out through the interface's
  * ndo_xdp_xmit, and a veth hands it to its peer as an xdp_frame, the way a
  * NIC hands a frame to XDP, without a socket buffer.

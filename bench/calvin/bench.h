@@ -15,8 +15,8 @@
  *               forwarding, calvin-relay)
  *   gen.c       the fixed-rate UDP generator of the throughput mode
  *
- * Statistics and report text are pure code in userspace/lib/ (bench/lib/bench_lib.h,
- * bench/lib/bench_lib.h, bench_md.h). */
+ * Statistics and report text are pure code in bench/lib/
+ * (bench/lib/bench_lib.h). */
 #ifndef CALVIN_BENCH_H
 #define CALVIN_BENCH_H
 
