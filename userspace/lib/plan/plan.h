@@ -23,7 +23,7 @@
  * masks ("ff,00000003") in default_smp_affinity, rps_cpus and the
  * workqueue cpumask. Pure code. */
 
-/* the same bound as plan.h */
+/* CPUs a set can hold: the planner's bound too */
 #define CALVIN_MAX_CPUS 1024
 /* longest text either form takes: every CPU listed ("0,2,4,...") */
 #define CALVIN_CPUS_TEXT_MAX (CALVIN_MAX_CPUS * 5)
