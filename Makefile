@@ -13,11 +13,12 @@ B := build
 
 # Debian 12 packages the build, the tests, the run and the benchmarks need:
 # iperf3 and rt-tests (cyclictest) for calvin bench, bc and openssl for
-# bench/sharing.sh and bench/user.sh, perl for a test's attacker.
+# bench/sharing.sh and bench/user.sh, strace for bench/updown.sh, perl for a
+# test's attacker.
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libjson-c-dev libcmocka-dev \
 	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox stress-ng \
-	iperf3 rt-tests bc openssl perl \
+	iperf3 rt-tests bc openssl strace perl \
 	qemu-system-x86 busybox-static cpio zstd kmod \
 	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu
 
@@ -70,7 +71,8 @@ DEPS_STAMP := $(B)/.deps-installed
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
 .PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm fuzz clean \
-	format bench bench-kernel bench-user bench-sharing bench-vm-links install vm-image vm-binaries
+	format bench bench-kernel bench-user bench-sharing bench-vm-links bench-updown install \
+	vm-image vm-binaries
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
 
@@ -135,6 +137,11 @@ bench-sharing: all
 # libvirt backend; needs the guest image)
 bench-vm-links: vm-image
 	bench/vm-links.sh
+
+# calvin up and down: wall time and processes started (hold the lock:
+# flock /tmp/calvin-net.lock make bench-updown)
+bench-updown: all
+	bench/updown.sh
 
 $(B)/bench/%: bench/%.c $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
