@@ -17,8 +17,8 @@ B := build
 # test's attacker.
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libjson-c-dev libcmocka-dev \
-	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox stress-ng \
-	iperf3 rt-tests bc openssl strace perl \
+	libmnl-dev libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox \
+	stress-ng iperf3 rt-tests bc openssl strace perl \
 	qemu-system-x86 busybox-static cpio zstd kmod \
 	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu
 
@@ -44,7 +44,8 @@ AGENT_SRCS := userspace/agent/main.c userspace/agent/vnf.c userspace/agent/proc.
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/%.o)
 AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.o
 CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
-	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c userspace/calvin/bench/*.c) \
+	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c userspace/calvin/bench/*.c \
+	userspace/calvin/nl/*.c) \
 	$(LOADER_SRCS) \
 	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
 	userspace/agent/sa_pipe.c userspace/agent/textfile.c
@@ -161,7 +162,7 @@ $(B)/userspace/calvin/libvirt/%.o: userspace/calvin/libvirt/%.c
 	$(CC) $(CFLAGS) $(call pc,--cflags libvirt) -MMD -MP -c $< -o $@
 
 $(B)/calvin: $(CALVIN_OBJS) $(B)/lib/libcalvin.a
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl) $(LIB_LDLIBS)
 
 # DPDK's headers need their own flags; only userspace/vnf/ sees them.
 $(B)/userspace/vnf/%.o: userspace/vnf/%.c
@@ -197,7 +198,19 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*.h
 $(B)/tests/unit/test_isolate_tree: tests/unit/test_isolate_tree.c \
 		$(filter-out $(B)/userspace/calvin/main.o,$(CALVIN_OBJS)) $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt cmocka) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl cmocka) $(LIB_LDLIBS)
+
+# The netlink module's operations from the command line (test_netlink.sh).
+NL_OBJS = $(filter $(B)/userspace/calvin/nl/%,$(CALVIN_OBJS))
+$(B)/tests/tools/nlctl: tests/tools/nlctl.c $(NL_OBJS) $(B)/userspace/calvin/util.o \
+		$(B)/userspace/calvin/jout.o $(B)/userspace/calvin/tools.o $(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl) $(LIB_LDLIBS)
+
+# The netlink module's requests, read back (no socket: no root needed).
+$(B)/tests/unit/test_nl_msg: tests/unit/test_nl_msg.c $(B)/userspace/calvin/nl/msg.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl cmocka)
 
 # The agent channel's deadlines, over real sockets.
 $(B)/tests/unit/test_agent_channel: tests/unit/test_agent_channel.c $(AGENT_CLIENT_OBJS) \
