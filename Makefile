@@ -14,7 +14,7 @@ B := build
 # Debian 12 packages the build, the tests, the run and the benchmarks need:
 # iperf3 and rt-tests (cyclictest) for calvin bench, bc and openssl for
 # bench/sharing.sh and bench/user.sh, strace for bench/updown.sh, perl for a
-# test's attacker.
+# test's attacker; iproute2 and ethtool for the tests (calvin runs neither).
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libjson-c-dev libcmocka-dev \
 	libmnl-dev libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox \
