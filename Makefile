@@ -13,11 +13,12 @@ B := build
 
 # Debian 12 packages the build, the tests, the run and the benchmarks need:
 # iperf3 and rt-tests (cyclictest) for calvin bench, bc and openssl for
-# bench/sharing.sh and bench/user.sh, perl for a test's attacker.
+# bench/sharing.sh and bench/user.sh, strace for bench/updown.sh, perl for a
+# test's attacker; iproute2 and ethtool for the tests (calvin runs neither).
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libjson-c-dev libcmocka-dev \
-	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox stress-ng \
-	iperf3 rt-tests bc openssl perl \
+	libmnl-dev libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox \
+	stress-ng iperf3 rt-tests bc openssl strace perl \
 	qemu-system-x86 busybox-static cpio zstd kmod \
 	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu
 
@@ -52,7 +53,8 @@ AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/%.o)
 AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.o
 # bench/calvin/: the modes of `calvin bench`, linked into calvin.
 CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
-	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c bench/calvin/*.c) \
+	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c bench/calvin/*.c \
+	userspace/calvin/nl/*.c) \
 	$(LOADER_SRCS) \
 	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
 	userspace/agent/sa_pipe.c userspace/agent/textfile.c
@@ -79,7 +81,8 @@ DEPS_STAMP := $(B)/.deps-installed
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
 .PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm fuzz clean \
-	format bench bench-kernel bench-user bench-sharing bench-vm-links install vm-image vm-binaries
+	format bench bench-kernel bench-user bench-sharing bench-vm-links bench-updown install \
+	vm-image vm-binaries
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
 
@@ -145,6 +148,11 @@ bench-sharing: all
 bench-vm-links: vm-image
 	bench/vm-links.sh
 
+# calvin up and down: wall time and processes started (hold the lock:
+# flock /tmp/calvin-net.lock make bench-updown)
+bench-updown: all
+	bench/updown.sh
+
 # The benchmarks' own programs (bench/progs/), built where the scripts run them.
 $(B)/bench/%: bench/progs/%.c $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
@@ -166,7 +174,7 @@ $(B)/userspace/calvin/libvirt/%.o: userspace/calvin/libvirt/%.c
 	$(CC) $(CFLAGS) $(call pc,--cflags libvirt) -MMD -MP -c $< -o $@
 
 $(B)/calvin: $(CALVIN_OBJS) $(B)/lib/libcalvin.a
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl) $(LIB_LDLIBS)
 
 # DPDK's headers need their own flags; only userspace/vnf/ sees them.
 $(B)/userspace/vnf/%.o: userspace/vnf/%.c
@@ -202,7 +210,19 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*/*
 $(B)/tests/unit/isolate/test_isolate_tree: tests/unit/isolate/test_isolate_tree.c \
 		$(filter-out $(B)/userspace/calvin/main.o,$(CALVIN_OBJS)) $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt cmocka) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl cmocka) $(LIB_LDLIBS)
+
+# The netlink module's operations from the command line (test_netlink.sh).
+NL_OBJS = $(filter $(B)/userspace/calvin/nl/%,$(CALVIN_OBJS))
+$(B)/tests/tools/nlctl: tests/tools/nlctl.c $(NL_OBJS) $(B)/userspace/calvin/util.o \
+		$(B)/userspace/calvin/jout.o $(B)/userspace/calvin/tools.o $(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl) $(LIB_LDLIBS)
+
+# The netlink module's requests, read back (no socket: no root needed).
+$(B)/tests/unit/test_nl_msg: tests/unit/test_nl_msg.c $(B)/userspace/calvin/nl/msg.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl cmocka)
 
 # The agent channel's deadlines, over real sockets.
 $(B)/tests/unit/agent/test_agent_channel: tests/unit/agent/test_agent_channel.c \

@@ -25,6 +25,7 @@
 #include "bench.h"
 #include "bench/lib/bench_lib.h"
 #include "netns/netns.h"
+#include "nl/nl.h"
 #include "util.h"
 
 #define READY_TIMEOUT_MS 10000
@@ -56,7 +57,7 @@ static int side_setup(const struct deploy *d, const struct calvin_stack_plan *sp
 {
 	const struct calvin_stack_node *n = &sp->node[i];
 	const char *peer_node = d->nodes[east ? i + 1 : i - 1].name;
-	char ns[128], cidr[32], macs[18];
+	char ns[128], cidr[32];
 	uint8_t mac[6];
 	int err;
 
@@ -64,13 +65,10 @@ static int side_setup(const struct deploy *d, const struct calvin_stack_plan *sp
 	err = node_mac_of(d->spec->name, peer_node, ifname(!east), mac);
 	if (err)
 		return err;
-	mac_str(mac, macs);
 	snprintf(cidr, sizeof(cidr), "%s/%d", east ? n->east : n->west, CALVIN_STACK_PREFIXLEN);
-	if (RUN("ip", "-n", ns, "addr", "add", cidr, "dev", ifname(east)) ||
-	    RUN("ip", "-n", ns, "neigh", "replace", east ? n->east_peer : n->west_peer, "lladdr",
-		macs, "dev", ifname(east), "nud", "permanent"))
-		return -EIO;
-	return 0;
+	err = nl_addr_add(ns, ifname(east), cidr);
+	return err ? err
+		   : nl_neigh_permanent(ns, ifname(east), east ? n->east_peer : n->west_peer, mac);
 }
 
 static int node_setup(const struct deploy *d, const struct calvin_stack_plan *sp, unsigned int i)
@@ -86,17 +84,14 @@ static int node_setup(const struct deploy *d, const struct calvin_stack_plan *sp
 	if (!err && n->east[0])
 		err = side_setup(d, sp, i, true);
 	for (r = 0; !err && r < n->nr_routes; r++)
-		if (RUN("ip", "-n", ns, "route", "add", n->routes[r].prefix, "via",
-			n->routes[r].via, "dev", ifname(n->routes[r].east)))
-			err = -EIO;
+		err = nl_route_add(ns, n->routes[r].prefix, n->routes[r].via,
+				   ifname(n->routes[r].east));
 	if (err)
 		return err;
 	if (n->role == CALVIN_STACK_ROUTER || n->role == CALVIN_STACK_RELAY)
 		return write_in_ns(ns, "/proc/sys/net/ipv4/ip_forward", "1");
 	/* the endpoints as calvin's chains have them: checksums in software */
-	return RUN_IN(ns, "ethtool", "-K", ifname(n->role == CALVIN_STACK_PROBE), "tx", "off")
-		   ? -EIO
-		   : 0;
+	return nl_tx_csum_off(ns, ifname(n->role == CALVIN_STACK_PROBE));
 }
 
 /* In the child: wait for the go (we are journalled by then), into the

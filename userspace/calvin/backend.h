@@ -27,7 +27,7 @@
 #define CHAIN_PREFIXLEN "24"
 /* MTU of links between two VNFs: 1500 plus room for a few transforms'
  * headers and tags (NC adds 18 bytes, AEAD 32) */
-#define INNER_MTU "1600"
+#define INNER_MTU 1600
 
 /* The probe node's name; the server's comes from the spec. */
 #define PROBE_NODE "probe"

@@ -198,7 +198,7 @@ static void usage(FILE *f)
 			fprintf(f, "  %s\n  %*s%s\n", line, SUMMARY_COL, "", cmds[i].summary);
 	}
 	fprintf(f, "\n  -j, --json     JSON output\n"
-		   "  -v, --verbose  show the commands calvin runs and what they say (stderr)\n"
+		   "  -v, --verbose  show each operation and command, and what they say (stderr)\n"
 		   "Options go before or after the command and its arguments. 'calvin help\n"
 		   "COMMAND' or 'calvin COMMAND --help' describes one command.\n");
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* The programs calvin runs (ip, ethtool, gnuplot, stress-ng, cyclictest,
- * iperf3, sockperf): found in the system's own folders by an absolute
- * path, once, never through PATH. calvin runs as root, and PATH is
- * whoever started it: a folder of theirs early in it would run their
- * "ip" as root. */
+/* The programs calvin runs (gnuplot, stress-ng, cyclictest, iperf3,
+ * sockperf; network configuration is spoken in-process, nl/): found in
+ * the system's own folders by an absolute path, once, never through PATH.
+ * calvin runs as root, and PATH is whoever started it: a folder of theirs
+ * early in it would run their "iperf3" as root. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,9 +19,8 @@ static const char *const tool_dirs[] = { "/usr/sbin", "/usr/bin", "/sbin", "/bin
 static const struct {
 	const char *name, *package;
 } packages[] = {
-	{ "ip", "iproute2" },	      { "ethtool", "ethtool" },	    { "gnuplot", "gnuplot-nox" },
-	{ "stress-ng", "stress-ng" }, { "cyclictest", "rt-tests" }, { "iperf3", "iperf3" },
-	{ "sockperf", "sockperf" },
+	{ "gnuplot", "gnuplot-nox" }, { "stress-ng", "stress-ng" }, { "cyclictest", "rt-tests" },
+	{ "iperf3", "iperf3" },	      { "sockperf", "sockperf" },
 };
 
 #define MAX_TOOLS 16

@@ -65,12 +65,6 @@ struct run_opts {
 	int dir_fd;	   /* the folder it runs in; 0: calvin's */
 };
 int run_cmd_opts(const struct run_opts *o, const char *const argv[]);
-#define RUN(...) run_cmd((const char *const[]){ __VA_ARGS__, NULL }, false)
-#define RUN_QUIET(...) run_cmd((const char *const[]){ __VA_ARGS__, NULL }, true)
-/* In a network namespace, as `ip netns exec NS` would, without ip. */
-#define RUN_IN(ns, ...)                                                                            \
-	run_cmd_opts(&(struct run_opts){ .netns = (ns) },                                          \
-		     (const char *const[]){ __VA_ARGS__, NULL })
 
 /* The programs calvin runs (tools.c): the absolute path of name in
  * /usr/sbin, /usr/bin, /sbin or /bin, looked up once; NULL when it is in

@@ -57,8 +57,8 @@ static void configure_msg(struct deploy *d, unsigned int n, struct calvin_agent_
 	c->cpu = 1; /* the guest's isolated vCPU (see calvin_vm_cmdline()) */
 	calvin_vm_mac(c->west_peer, d->spec->name, n - 1, CALVIN_EAST);
 	calvin_vm_mac(c->east_peer, d->spec->name, n + 1, CALVIN_WEST);
-	c->west_mtu = n == 1 ? 1500 : (uint16_t)atoi(INNER_MTU);
-	c->east_mtu = n + 2 == d->nr_nodes ? 1500 : (uint16_t)atoi(INNER_MTU);
+	c->west_mtu = n == 1 ? 1500 : INNER_MTU;
+	c->east_mtu = n + 2 == d->nr_nodes ? 1500 : INNER_MTU;
 	c->vnf = calvin_agent_str(v->name);
 	c->spec.ptr = d->text->text;
 	c->spec.len = (uint32_t)d->text->len;
