@@ -209,7 +209,7 @@ $(B)/tests/tools/%: tests/tools/%.c $(B)/lib/libcalvin.a
 
 # libFuzzer harnesses, with the pure library rebuilt under ASan/UBSan.
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-D_GNU_SOURCE -Iinclude -Iuserspace/lib
+	-D_GNU_SOURCE -Iinclude -Iuserspace/lib -Ikernel
 $(B)/tests/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $^ $(LIB_LDLIBS)

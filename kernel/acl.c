@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Loader of the ACL VNF (acl.bpf.c): compile the spec's rules into its maps, live updates, hits. */
+/* Loader of the ACL VNF (acl.bpf.c): compile its rules into its maps, live updates, hits. */
 #include <errno.h>
 #include <unistd.h>
 
@@ -40,7 +40,7 @@ int calvin_xdp_acl_attach(const struct calvin_xdp_acl_cfg *cfg)
 
 	if (!cfg)
 		return -EINVAL;
-	/* Refuse a bad spec before anything is attached. */
+	/* Refuse bad rules before anything is attached. */
 	err = calvin_acl_check(cfg->acl);
 	if (err)
 		return err;
@@ -74,7 +74,7 @@ static int open_maps(const char *pin_dir, struct calvin_acl_maps *m)
 			       : m->hits;
 }
 
-int calvin_xdp_acl_update(const char *pin_dir, const struct calvin_acl_spec *acl)
+int calvin_xdp_acl_update(const char *pin_dir, const struct calvin_xdp_acl *acl)
 {
 	struct calvin_acl_maps m;
 	int err;

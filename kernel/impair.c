@@ -7,7 +7,6 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "chainspec.h"
 #include "impair.h"
 #include "loader_priv.h"
 
@@ -17,33 +16,21 @@ static const struct calvin_pin impair_pins[] = {
     {NULL, NULL},
 };
 
-static int impair_config(const struct calvin_impair_spec *s, struct calvin_impair_config *c)
+/* What the program reads: the settings given, checked. */
+static int impair_config(const struct calvin_impair_config *s, struct calvin_impair_config *c)
 {
-	static const __u32 dirs[] = {
-	    [CALVIN_DIRS_BOTH] = 1U << CALVIN_DIR_FWD | 1U << CALVIN_DIR_REV,
-	    [CALVIN_DIRS_FWD] = 1U << CALVIN_DIR_FWD,
-	    [CALVIN_DIRS_REV] = 1U << CALVIN_DIR_REV,
-	};
+	const __u32 both = 1U << CALVIN_DIR_FWD | 1U << CALVIN_DIR_REV;
 
 	memset(c, 0, sizeof(*c));
-	if (!s || (unsigned int)s->direction >= sizeof(dirs) / sizeof(dirs[0]))
+	if (!s || !s->dirs || (s->dirs & ~both))
 		return -EINVAL;
-	if (s->model != CALVIN_LOSS_UNIFORM && s->model != CALVIN_LOSS_GILBERT_ELLIOTT)
+	if (s->model != CALVIN_IMPAIR_UNIFORM && s->model != CALVIN_IMPAIR_GILBERT_ELLIOTT)
 		return -EINVAL;
 	if (s->loss_ppm > CALVIN_PPM || s->ge_p_ppm > CALVIN_PPM || s->ge_r_ppm > CALVIN_PPM ||
 	    s->ge_loss_good_ppm > CALVIN_PPM || s->ge_loss_bad_ppm > CALVIN_PPM ||
 	    s->duplicate_ppm > CALVIN_PPM)
 		return -EINVAL;
-	c->model = s->model == CALVIN_LOSS_GILBERT_ELLIOTT ? CALVIN_IMPAIR_GILBERT_ELLIOTT
-							   : CALVIN_IMPAIR_UNIFORM;
-	c->loss_ppm = s->loss_ppm;
-	c->ge_p_ppm = s->ge_p_ppm;
-	c->ge_r_ppm = s->ge_r_ppm;
-	c->ge_loss_good_ppm = s->ge_loss_good_ppm;
-	c->ge_loss_bad_ppm = s->ge_loss_bad_ppm;
-	c->duplicate_ppm = s->duplicate_ppm;
-	c->dirs = dirs[s->direction];
-	c->seed = s->seed;
+	*c = *s;
 	return 0;
 }
 
@@ -123,14 +110,14 @@ int calvin_xdp_impair_attach(const struct calvin_xdp_impair_cfg *cfg)
 	return calvin_vnf_attach(&cfg->fwd, &impair_ops, cfg);
 }
 
-int calvin_xdp_impair_update(const char *pin_dir, const struct calvin_impair_spec *spec)
+int calvin_xdp_impair_update(const char *pin_dir, const struct calvin_impair_config *imp)
 {
 	struct calvin_impair_config c, old;
 	int config, rng, err;
 	uint32_t zero = 0;
 
 	calvin_loader_quiet();
-	err = impair_config(spec, &c);
+	err = impair_config(imp, &c);
 	if (err)
 		return err;
 	config = calvin_pinned_fd(pin_dir, CALVIN_PIN_IMPAIR_CONFIG);

@@ -6,7 +6,6 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "chainspec.h"
 #include "loader_priv.h"
 #include "ratelimit.h"
 
@@ -23,10 +22,10 @@ static uint64_t at_least(uint64_t v, uint64_t min)
 	return v > min ? v : min;
 }
 
-/* The spec as the program reads it: defaults filled in (as chainspec.h
- * documents them, in case the caller built the spec by hand), and checked
- * so the program's 64-bit arithmetic cannot overflow. */
-static int ratelimit_config(const struct calvin_ratelimit_spec *s, struct calvin_rl_config *c)
+/* The rates as the program reads them: the default bursts filled in (see
+ * ratelimit.h), and checked so the program's 64-bit arithmetic cannot
+ * overflow. */
+static int ratelimit_config(const struct calvin_rl_config *s, struct calvin_rl_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	if (!s || (!s->pps && !s->bytes_per_sec))
@@ -86,13 +85,13 @@ int calvin_xdp_ratelimit_attach(const struct calvin_xdp_ratelimit_cfg *cfg)
 	return calvin_vnf_attach(&cfg->fwd, &ratelimit_ops, cfg->rl);
 }
 
-int calvin_xdp_ratelimit_update(const char *pin_dir, const struct calvin_ratelimit_spec *spec)
+int calvin_xdp_ratelimit_update(const char *pin_dir, const struct calvin_rl_config *rl)
 {
 	struct calvin_rl_config c;
 	int fd, err;
 
 	calvin_loader_quiet();
-	err = ratelimit_config(spec, &c);
+	err = ratelimit_config(rl, &c);
 	if (err)
 		return err;
 	fd = calvin_pinned_fd(pin_dir, CALVIN_PIN_RL_CONFIG);

@@ -53,11 +53,11 @@ int calvin_xdp_router_attach(const struct calvin_xdp_router_cfg *cfg)
 	return calvin_vnf_attach(&cfg->fwd, &router_ops, cfg);
 }
 
-int calvin_xdp_router_update(const char *pin_dir, const struct calvin_router_spec *spec)
+int calvin_xdp_router_update(const char *pin_dir, const struct calvin_xdp_routes *routes)
 {
 	int fd4, fd6, err;
 
-	err = calvin_router_check(spec);
+	err = calvin_router_check(routes);
 	if (err)
 		return err;
 	fd4 = calvin_pinned_fd(pin_dir, CALVIN_PIN_ROUTES4);
@@ -68,7 +68,7 @@ int calvin_xdp_router_update(const char *pin_dir, const struct calvin_router_spe
 		err = fd6;
 		goto close4;
 	}
-	err = calvin_router_write(fd4, fd6, spec);
+	err = calvin_router_write(fd4, fd6, routes);
 	close(fd6);
 close4:
 	close(fd4);

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "chainspec.h"
 #include "frames_l3.h"
+#include "loader.h"
 
 #define VNF_ID 3
 #define IFINDEX_LO 1
@@ -119,14 +119,14 @@ static inline uint64_t percpu_u64(int fd, uint32_t key)
 	return sum;
 }
 
-static inline struct calvin_prefix pfx(const char *addr, uint8_t len)
+static inline struct calvin_xdp_prefix pfx(const char *addr, uint8_t len)
 {
-	struct calvin_prefix p = {.len = len};
+	struct calvin_xdp_prefix p = { .len = len };
 
 	if (inet_pton(AF_INET, addr, p.addr) == 1)
-		p.family = AF_INET;
+		p.family = CALVIN_FAMILY_IPV4;
 	else if (inet_pton(AF_INET6, addr, p.addr) == 1)
-		p.family = AF_INET6;
+		p.family = CALVIN_FAMILY_IPV6;
 	else
 		abort();
 	return p;

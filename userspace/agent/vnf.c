@@ -21,7 +21,7 @@
 
 #include "agent.h"
 #include "dpdk_query.h"
-#include "kvnf.h"
+#include "kvnf_spec.h"
 #include "loader.h"
 #include "pair.h"
 #include "sa_pipe.h"
@@ -115,6 +115,7 @@ static int kernel_start(struct agent *a, char *err, size_t errlen)
 {
 	const struct calvin_vnf_spec *v = &a->spec.vnfs[a->vnf_id];
 	struct calvin_xdp_forward_cfg base = {0};
+	struct calvin_kvnf k;
 	char obj_dir[PATH_MAX];
 	int e;
 
@@ -133,7 +134,9 @@ static int kernel_start(struct agent *a, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: the VM has no NICs named west and east", v->name);
 		return -ENODEV;
 	}
-	e = calvin_kvnf_attach(v, &base);
+	e = calvin_kvnf_from_spec(v, &k);
+	if (!e)
+		e = calvin_kvnf_attach(&k, &base);
 	if (e == -EOPNOTSUPP)
 		snprintf(err, errlen, "%s: kind %s has no kernel-space implementation", v->name,
 			 calvin_vnf_kind_name(v->kind));

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kvnf.h"
+#include "kvnf_spec.h"
 #include "netns.h"
 #include "util.h"
 
@@ -17,6 +17,7 @@ static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_nod
 	const struct calvin_chain_spec *s = d->spec;
 	const struct calvin_vnf_spec *v = &s->vnfs[i];
 	struct calvin_xdp_forward_cfg base = { 0 };
+	struct calvin_kvnf k;
 	char ns[128], pin[PATH_MAX];
 	int err, saved;
 
@@ -38,7 +39,9 @@ static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_nod
 		return err;
 	base.west_ifindex = if_index(IF_WEST);
 	base.east_ifindex = if_index(IF_EAST);
-	err = calvin_kvnf_attach(v, &base);
+	err = calvin_kvnf_from_spec(v, &k);
+	if (!err)
+		err = calvin_kvnf_attach(&k, &base);
 	netns_leave(saved);
 	if (err == -EOPNOTSUPP)
 		calvin_err("%s: kind %s has no kernel-space implementation", v->name,
