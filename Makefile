@@ -23,6 +23,7 @@ DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tool
 
 CC := gcc
 CLANG := clang
+BPFTOOL := bpftool
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes -Wshadow
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude -Iuserspace/lib -Ikernel -Iuserspace/calvin \
@@ -52,6 +53,9 @@ VNF_SRCS := $(wildcard userspace/vnf/*.c)
 VNF_OBJS := $(VNF_SRCS:%.c=$(B)/%.o)
 BPF_SRCS := $(wildcard kernel/*.bpf.c)
 BPF_OBJS := $(BPF_SRCS:kernel/%.bpf.c=$(B)/kernel/%.bpf.o)
+# Every object but the hand-over program's is built into its loader as a
+# skeleton; that one stays a file, which DPDK's af_xdp PMD loads by path.
+SKELS := $(filter-out %/handover.skel.h,$(BPF_OBJS:%.bpf.o=%.skel.h))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(B)/%)
 BPFTEST_SRCS := $(wildcard tests/bpf/test_*.c)
@@ -182,6 +186,23 @@ $(B)/kernel/%.bpf.o: kernel/%.bpf.c $(wildcard kernel/*.h) $(wildcard include/ca
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+# The BPF skeletons (bpftool gen skeleton): each loader embeds its object
+# and reaches its program, maps and read-only globals through typed fields.
+# Embedded without DWARF, which names the build directory (the VM image is
+# the same bytes wherever it is built); BTF, which libbpf needs, stays.
+# bpftool's own notes (libbpf skips libxdp's .xdp_run_config) are shown
+# only if it fails.
+$(B)/kernel/%.skel.h: $(B)/kernel/%.bpf.o
+	llvm-strip -g -o $@.o $<
+	$(BPFTOOL) gen skeleton $@.o name $*_bpf >$@.tmp 2>$@.log || { cat $@.log >&2; exit 1; }
+	@rm -f $@.o $@.log && mv $@.tmp $@
+
+# The loaders: their skeletons, and no header of userspace/ (kernel/ is
+# below it; what it takes is declared in kernel/ or include/calvin/).
+$(LOADER_SRCS:%.c=$(B)/%.o): $(B)/kernel/%.o: kernel/%.c | $(SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -Iuserspace/%,$(CFLAGS)) -I$(B)/kernel -MMD -MP -c $< -o $@
+
 $(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(call pc,--libs cmocka) $(LIB_LDLIBS)
@@ -198,10 +219,11 @@ $(B)/tests/unit/test_agent_channel: tests/unit/test_agent_channel.c $(AGENT_CLIE
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs cmocka) $(LIB_LDLIBS)
 
-$(B)/tests/bpf/%: tests/bpf/%.c $(BPF_OBJS) $(B)/lib/libcalvin.a \
+$(B)/tests/bpf/%: tests/bpf/%.c $(SKELS) $(B)/lib/libcalvin.a \
 		$(wildcard tests/bpf/*.h kernel/*.h include/calvin/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(call pc,--libs libbpf cmocka) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -I$(B)/kernel -o $@ $< $(B)/lib/libcalvin.a \
+		$(call pc,--libs libbpf cmocka) $(LIB_LDLIBS)
 
 $(B)/tests/tools/%: tests/tools/%.c $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)

@@ -8,13 +8,8 @@
 #include <bpf/bpf.h>
 
 #include "impair.h"
+#include "impair.skel.h"
 #include "loader_priv.h"
-
-static const struct calvin_pin impair_pins[] = {
-    {"calvin_impair_config", CALVIN_PIN_IMPAIR_CONFIG},
-    {"calvin_impair_rng", CALVIN_PIN_IMPAIR_RNG},
-    {NULL, NULL},
-};
 
 /* What the program reads: the settings given, checked. */
 static int impair_config(const struct calvin_impair_config *s, struct calvin_impair_config *c)
@@ -55,51 +50,44 @@ static int seed_rngs(int fd, uint64_t seed)
 }
 
 /* Both entries of a duplicate group name the same port. */
-static int fill_dup_group(struct bpf_object *obj, const char *map, int ifindex)
+static int fill_dup_group(struct bpf_map *map, int ifindex)
 {
-	int fd = calvin_map_fd(obj, map);
 	uint32_t key, val = (uint32_t)ifindex;
+	int fd = bpf_map__fd(map);
 
-	if (fd < 0)
-		return fd;
 	for (key = 0; key < 2; key++)
 		if (bpf_map_update_elem(fd, &key, &val, BPF_ANY))
 			return -errno;
 	return 0;
 }
 
-static int impair_fill(struct bpf_object *obj, const void *arg)
+static int impair_fill(const struct calvin_vnf *vnf, const void *arg)
 {
 	const struct calvin_xdp_impair_cfg *cfg = arg;
-	int config = calvin_map_fd(obj, "calvin_impair_config");
-	int rng = calvin_map_fd(obj, "calvin_impair_rng");
+	const struct impair_bpf *skel = vnf->skel;
 	struct calvin_impair_config c;
 	uint32_t zero = 0;
 	int err;
 
-	if (config < 0 || rng < 0)
-		return -ENOENT;
 	err = impair_config(cfg->imp, &c);
 	if (!err)
-		err = seed_rngs(rng, c.seed);
+		err = seed_rngs(bpf_map__fd(skel->maps.calvin_impair_rng), c.seed);
 	if (!err)
-		err = fill_dup_group(obj, "calvin_dup_east", cfg->fwd.east_ifindex);
+		err = fill_dup_group(skel->maps.calvin_dup_east, cfg->fwd.east_ifindex);
 	if (!err)
-		err = fill_dup_group(obj, "calvin_dup_west", cfg->fwd.west_ifindex);
+		err = fill_dup_group(skel->maps.calvin_dup_west, cfg->fwd.west_ifindex);
 	if (err)
 		return err;
-	return bpf_map_update_elem(config, &zero, &c, BPF_ANY) ? -errno : 0;
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.calvin_impair_config), &zero, &c, BPF_ANY))
+		return -errno;
+	return 0;
 }
-
-static const struct calvin_vnf_ops impair_ops = {
-    .name = "impair",
-    .pins = impair_pins,
-    .fill = impair_fill,
-};
 
 int calvin_xdp_impair_attach(const struct calvin_xdp_impair_cfg *cfg)
 {
 	struct calvin_impair_config c;
+	struct impair_bpf *skel;
+	struct calvin_vnf vnf;
 	int err;
 
 	if (!cfg)
@@ -107,7 +95,17 @@ int calvin_xdp_impair_attach(const struct calvin_xdp_impair_cfg *cfg)
 	err = impair_config(cfg->imp, &c);
 	if (err)
 		return err;
-	return calvin_vnf_attach(&cfg->fwd, &impair_ops, cfg);
+	calvin_loader_quiet();
+	skel = impair_bpf__open();
+	if (!skel)
+		return -errno;
+	vnf = CALVIN_VNF_SKEL(skel, impair,
+			      { skel->maps.calvin_impair_config, CALVIN_PIN_IMPAIR_CONFIG },
+			      { skel->maps.calvin_impair_rng, CALVIN_PIN_IMPAIR_RNG });
+	vnf.fill = impair_fill;
+	err = calvin_vnf_attach(&cfg->fwd, &vnf, cfg);
+	impair_bpf__destroy(skel);
+	return err;
 }
 
 int calvin_xdp_impair_update(const char *pin_dir, const struct calvin_impair_config *imp)

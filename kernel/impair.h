@@ -64,7 +64,7 @@ struct calvin_xdp_impair_cfg {
 	const struct calvin_impair_config *imp;
 };
 
-/* Attach impair.bpf.o like the forwarder, with its config and per-CPU
+/* Attach impair.bpf.c like the forwarder, with its config and per-CPU
  * PRNGs set before it forwards anything; also pins CALVIN_PIN_IMPAIR_*.
  * Duplication sends a frame to a devmap of two entries that both name
  * the egress port (bpf_redirect_map with BPF_F_BROADCAST), so only the

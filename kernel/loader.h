@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /* Loader of the XDP VNFs (libxdp), linked into the calvin controller.
  *
+ * The programs are built into it: each loader embeds its NAME.bpf.o as a
+ * BPF skeleton (bpftool gen skeleton), so nothing here opens a file,
+ * except the hand-over program's loader (see below) and the dispatcher
+ * check, which opens libxdp's own object.
+ *
  * The caller has entered the node's network namespace (setns) and bpffs is
  * mounted at /sys/fs/bpf. Every function returns 0 or -errno and prints
  * nothing: libbpf's and libxdp's own messages are silenced, and the caller
@@ -20,7 +25,6 @@
 #include "calvin_xdp.h"
 
 struct calvin_xdp_forward_cfg {
-	const char *obj_dir; /* directory holding forward.bpf.o etc. (build/kernel) */
 	const char *pin_dir; /* e.g. /sys/fs/bpf/calvin/CHAIN/VNF: created, maps pinned here */
 	uint16_t vnf_id;
 	uint16_t probe_port;
@@ -43,7 +47,7 @@ struct calvin_xdp_forward_cfg {
 /* Every two-port kernel VNF (forward, acl, router, ratelimit, impair) takes
  * these fields; its own settings come beside them in its cfg. */
 
-/* Attach forward.bpf.o to both ports (native mode, through libxdp: its
+/* Attach forward.bpf.c to both ports (native mode, through libxdp: its
  * dispatcher where the kernel allows it, else a single legacy program),
  * fill its port table and devmap, and pin its maps (CALVIN_PIN_*) under
  * pin_dir. */
@@ -82,7 +86,7 @@ struct calvin_xdp_acl_cfg {
 	const struct calvin_xdp_acl *acl;
 };
 
-/* Attach acl.bpf.o like the forwarder, with the rules compiled into its maps
+/* Attach acl.bpf.c like the forwarder, with the rules compiled into its maps
  * before it forwards anything; also pins CALVIN_PIN_ACL_*. -E2BIG for more
  * than CALVIN_XDP_ACL_MAX_RULES rules, -EINVAL for a rule the program
  * cannot express (a prefix longer than its family allows, src and dst of
@@ -118,7 +122,7 @@ struct calvin_xdp_router_cfg {
 	const struct calvin_xdp_routes *router;
 };
 
-/* Attach router.bpf.o with the routes loaded into its LPM tries; also pins
+/* Attach router.bpf.c with the routes loaded into its LPM tries; also pins
  * CALVIN_PIN_ROUTES4/6 and CALVIN_PIN_ROUTER_VIA. A router picks the egress
  * port itself, so it must be the node's last kernel VNF (the one that
  * forwards): otherwise -EINVAL. -E2BIG beyond CALVIN_XDP_ROUTER_MAX_ROUTES
@@ -131,7 +135,7 @@ int calvin_xdp_router_attach(const struct calvin_xdp_router_cfg *cfg);
 int calvin_xdp_router_update(const char *pin_dir, const struct calvin_xdp_routes *routes);
 
 struct calvin_xdp_reflect_cfg {
-	const char *obj_dir, *pin_dir;
+	const char *pin_dir;
 	uint16_t probe_port;
 	int ifindex;
 	/* false: bounce only probes, pass the rest to the node's stack (the
@@ -140,17 +144,19 @@ struct calvin_xdp_reflect_cfg {
 	bool all;
 };
 
-/* Attach reflect.bpf.o to ifindex in the mode cfg->all says and pin its
+/* Attach reflect.bpf.c to ifindex in the mode cfg->all says and pin its
  * stats under pin_dir. */
 int calvin_xdp_reflect_attach(const struct calvin_xdp_reflect_cfg *cfg);
 
-/* Attach pass.bpf.o to ifindex (see kernel/pass.bpf.c for why); nothing if
+/* Attach pass.bpf.c to ifindex (see kernel/pass.bpf.c for why); nothing if
  * a hand-over program is there already, which does the same. */
-int calvin_xdp_pass_attach(const char *obj_dir, int ifindex);
+int calvin_xdp_pass_attach(int ifindex);
 
 /* The hand-over program of a user VNF's port (kernel/handover.bpf.c,
  * handover.h), for calvin-vnf: unlike the functions above, these use libbpf
- * alone and need no bpffs. */
+ * alone and need no bpffs. Its object stays a file, handover.bpf.o: DPDK's
+ * af_xdp PMD loads it by path, and the af_packet ports attach the same file,
+ * so that both kinds of port always run the same program. */
 struct calvin_handover_cfg;
 
 /* Attach the program of obj_path (a handover.bpf.o) to ifindex in native
@@ -167,10 +173,10 @@ int calvin_handover_attached(int ifindex);
 /* Detach ifindex's hand-over program, if it still has one; 0 if not. */
 int calvin_handover_detach(int ifindex);
 
-/* Link two ports on the host (libvirt backend): attach link.bpf.o to both,
+/* Link two ports on the host (libvirt backend): attach link.bpf.c to both,
  * in the current network namespace, so that every frame arriving on one
  * leaves by the other. Removed with calvin_xdp_detach_all() on each. */
-int calvin_xdp_link_attach(const char *obj_dir, int a_ifindex, int b_ifindex);
+int calvin_xdp_link_attach(int a_ifindex, int b_ifindex);
 
 /* Can several XDP programs share an interface here (libxdp's dispatcher)?
  * 1 or 0, probed once the way libxdp does (load an extension program,

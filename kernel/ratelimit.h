@@ -62,7 +62,7 @@ struct calvin_xdp_ratelimit_cfg {
 	const struct calvin_rl_config *rl;
 };
 
-/* Attach ratelimit.bpf.o like the forwarder, with the rates in its config
+/* Attach ratelimit.bpf.c like the forwarder, with the rates in its config
  * map before it forwards anything; also pins CALVIN_PIN_RL_*. -EINVAL for
  * no rate at all or an unknown per, -ERANGE for more than 10^9 pps or a
  * burst whose length in ns does not fit in 64 bits. */

@@ -2,12 +2,14 @@
 /* BPF_PROG_TEST_RUN tests of the ACL VNF (kernel/acl.bpf.c), table-driven, with its rule compiler.
  */
 #include "vnf_test.h"
+#include "acl.skel.h"
 #include "acl_rules.h"
 
 #define HIT_DEFAULT -1
 #define HIT_NONE -2 /* never reaches the rules */
 
 static struct {
+	struct acl_bpf *skel;
 	struct vnf_test t;
 	struct calvin_acl_maps m;
 } T;
@@ -529,12 +531,12 @@ int main(void)
 	};
 	int err;
 
-	vnf_test_load(&T.t, "acl");
-	T.m.rules = map_fd_of(T.t.obj, "acl_rules");
-	T.m.sets = map_fd_of(T.t.obj, "acl_sets");
-	T.m.active = map_fd_of(T.t.obj, "acl_active");
-	T.m.hits = map_fd_of(T.t.obj, "acl_hits");
+	VNF_TEST_LOAD(&T.t, T.skel, acl);
+	T.m.rules = bpf_map__fd(T.skel->maps.acl_rules);
+	T.m.sets = bpf_map__fd(T.skel->maps.acl_sets);
+	T.m.active = bpf_map__fd(T.skel->maps.acl_active);
+	T.m.hits = bpf_map__fd(T.skel->maps.acl_hits);
 	err = cmocka_run_group_tests(tests, NULL, NULL);
-	bpf_object__close(T.t.obj);
+	acl_bpf__destroy(T.skel);
 	return err;
 }

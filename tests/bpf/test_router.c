@@ -2,9 +2,11 @@
 /* BPF_PROG_TEST_RUN tests of the router VNF (kernel/router.bpf.c), table-driven, with its route
  * loader. */
 #include "vnf_test.h"
+#include "router.skel.h"
 #include "router_routes.h"
 
 static struct {
+	struct router_bpf *skel;
 	struct vnf_test t;
 	int routes4, routes6, via;
 } T;
@@ -576,11 +578,11 @@ int main(void)
 	};
 	int err;
 
-	vnf_test_load(&T.t, "router");
-	T.routes4 = map_fd_of(T.t.obj, "routes4");
-	T.routes6 = map_fd_of(T.t.obj, "routes6");
-	T.via = map_fd_of(T.t.obj, "router_via");
+	VNF_TEST_LOAD(&T.t, T.skel, router);
+	T.routes4 = bpf_map__fd(T.skel->maps.routes4);
+	T.routes6 = bpf_map__fd(T.skel->maps.routes6);
+	T.via = bpf_map__fd(T.skel->maps.router_via);
 	err = cmocka_run_group_tests(tests, NULL, NULL);
-	bpf_object__close(T.t.obj);
+	router_bpf__destroy(T.skel);
 	return err;
 }

@@ -116,12 +116,9 @@ static int kernel_start(struct agent *a, char *err, size_t errlen)
 	const struct calvin_vnf_spec *v = &a->spec.vnfs[a->vnf_id];
 	struct calvin_xdp_forward_cfg base = {0};
 	struct calvin_kvnf k;
-	char obj_dir[PATH_MAX];
 	int e;
 
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", a->lib_dir);
 	snprintf(a->pin_dir, sizeof(a->pin_dir), "/sys/fs/bpf/calvin/%s/%s", a->spec.name, v->name);
-	base.obj_dir = obj_dir;
 	base.pin_dir = a->pin_dir;
 	base.vnf_id = (uint16_t)a->vnf_id;
 	base.probe_port = (uint16_t)a->spec.probe.port;

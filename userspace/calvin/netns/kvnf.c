@@ -11,8 +11,7 @@
 #include "netns.h"
 #include "util.h"
 
-static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_node *node,
-		       const char *obj_dir)
+static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_node *node)
 {
 	const struct calvin_chain_spec *s = d->spec;
 	const struct calvin_vnf_spec *v = &s->vnfs[i];
@@ -28,7 +27,6 @@ static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_nod
 		err = node_mac_of(s->name, east_of(d, i), IF_WEST, base.east_peer_mac);
 	if (err)
 		return err;
-	base.obj_dir = obj_dir;
 	base.pin_dir = pin;
 	base.vnf_id = (uint16_t)i;
 	base.probe_port = (uint16_t)s->probe.port;
@@ -55,15 +53,13 @@ static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_nod
 int netns_kernel_node(struct deploy *d, unsigned int n)
 {
 	const struct calvin_node *node = &d->nodes[n];
-	char obj_dir[PATH_MAX];
 	unsigned int j;
 	int err;
 
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
 	err = xdp_intent(d, node->name, IF_WEST);
 	if (!err)
 		err = xdp_intent(d, node->name, IF_EAST);
 	for (j = 0; !err && j < node->nr_vnfs; j++)
-		err = kvnf_deploy(d, node->first_vnf + j, node, obj_dir);
+		err = kvnf_deploy(d, node->first_vnf + j, node);
 	return err;
 }
