@@ -5,8 +5,8 @@
 #   make run      deploy the reference chain, probe it, print the report, tear down
 #   make test     unit, bpf, fuzz (short) and integration tests
 #   make fuzz     long fuzzing runs
-#   make install  calvin, calvin-vnf, the XDP objects and the man page under
-#                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
+#   make install  calvin, calvin-vnf, its hand-over XDP object and the man page
+#                 under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
 
 CHAIN ?= chains/tactile-fwd.yaml
 B := build
@@ -109,7 +109,7 @@ fuzz: all
 
 # The VNF guest (vm-images/): Debian's kernel and an initramfs with what
 # the guest runs. KERNEL=rt for the PREEMPT_RT kernel.
-vm-binaries: $(B)/calvin-agent $(B)/calvin-vnf $(BPF_OBJS)
+vm-binaries: $(B)/calvin-agent $(B)/calvin-vnf $(B)/kernel/handover.bpf.o
 
 vm-image: all
 	$(MAKE) -C vm-images
@@ -236,16 +236,18 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
-# calvin finds calvin-vnf and the XDP objects in ../lib/calvin from its own
-# directory (calvin_lib_dir() in userspace/calvin/util.c).
+# calvin finds calvin-vnf in ../lib/calvin from its own directory
+# (calvin_lib_dir() in userspace/calvin/util.c), and calvin-vnf its
+# hand-over program in kernel/ beside itself; the other XDP programs are
+# built into calvin (their skeletons).
 PREFIX ?= /usr/local
-install: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-relay $(BPF_OBJS)
+install: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-relay $(B)/kernel/handover.bpf.o
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/calvin/kernel \
 		$(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(B)/calvin $(DESTDIR)$(PREFIX)/sbin/calvin
 	install -m 0755 $(B)/calvin-vnf $(DESTDIR)$(PREFIX)/lib/calvin/calvin-vnf
 	install -m 0755 $(B)/calvin-relay $(DESTDIR)$(PREFIX)/lib/calvin/calvin-relay
-	install -m 0644 $(BPF_OBJS) $(DESTDIR)$(PREFIX)/lib/calvin/kernel/
+	install -m 0644 $(B)/kernel/handover.bpf.o $(DESTDIR)$(PREFIX)/lib/calvin/kernel/
 	install -m 0644 doc/calvin.8 $(DESTDIR)$(PREFIX)/share/man/man8/calvin.8
 
 clean:
