@@ -5,8 +5,8 @@
 #   make run      deploy the reference chain, probe it, print the report, tear down
 #   make test     unit, bpf, fuzz (short) and integration tests
 #   make fuzz     long fuzzing runs
-#   make install  calvin, calvin-vnf, the XDP objects and the man page under
-#                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
+#   make install  calvin, calvin-vnf, its hand-over XDP object and the man page
+#                 under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
 
 CHAIN ?= chains/tactile-fwd.yaml
 B := build
@@ -24,6 +24,7 @@ DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tool
 
 CC := gcc
 CLANG := clang
+BPFTOOL := bpftool
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes -Wshadow
 CFLAGS ?= -O2 -g
 # Pure code is included by its folder: "spec/spec.h" (userspace/lib/),
@@ -63,6 +64,9 @@ VNF_SRCS := $(wildcard userspace/vnf/*.c)
 VNF_OBJS := $(VNF_SRCS:%.c=$(B)/%.o)
 BPF_SRCS := $(wildcard kernel/*.bpf.c)
 BPF_OBJS := $(BPF_SRCS:kernel/%.bpf.c=$(B)/kernel/%.bpf.o)
+# Every object but the hand-over program's is built into its loader as a
+# skeleton; that one stays a file, which DPDK's af_xdp PMD loads by path.
+SKELS := $(filter-out %/handover.skel.h,$(BPF_OBJS:%.bpf.o=%.skel.h))
 UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(B)/%)
 BPFTEST_SRCS := $(wildcard tests/bpf/test_*.c)
@@ -117,7 +121,7 @@ fuzz: all
 
 # The VNF guest (vm-images/): Debian's kernel and an initramfs with what
 # the guest runs. KERNEL=rt for the PREEMPT_RT kernel.
-vm-binaries: $(B)/calvin-agent $(B)/calvin-vnf $(BPF_OBJS)
+vm-binaries: $(B)/calvin-agent $(B)/calvin-vnf $(B)/kernel/handover.bpf.o
 
 vm-image: all
 	$(MAKE) -C vm-images
@@ -202,6 +206,23 @@ $(B)/kernel/%.bpf.o: kernel/%.bpf.c $(wildcard kernel/*.h) $(wildcard include/ca
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+# The BPF skeletons (bpftool gen skeleton): each loader embeds its object
+# and reaches its program, maps and read-only globals through typed fields.
+# Embedded without DWARF, which names the build directory (the VM image is
+# the same bytes wherever it is built); BTF, which libbpf needs, stays.
+# bpftool's own notes (libbpf skips libxdp's .xdp_run_config) are shown
+# only if it fails.
+$(B)/kernel/%.skel.h: $(B)/kernel/%.bpf.o
+	llvm-strip -g -o $@.o $<
+	$(BPFTOOL) gen skeleton $@.o name $*_bpf >$@.tmp 2>$@.log || { cat $@.log >&2; exit 1; }
+	@rm -f $@.o $@.log && mv $@.tmp $@
+
+# The loaders: their skeletons, and no header of userspace/ (kernel/ is
+# below it; what it takes is declared in kernel/ or include/calvin/).
+$(LOADER_SRCS:%.c=$(B)/%.o): $(B)/kernel/%.o: kernel/%.c | $(SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -Iuserspace/%,$(CFLAGS)) -I$(B)/kernel -MMD -MP -c $< -o $@
+
 $(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(call pc,--libs cmocka) $(LIB_LDLIBS)
@@ -220,7 +241,7 @@ $(B)/tests/tools/nlctl: tests/tools/nlctl.c $(NL_OBJS) $(B)/userspace/calvin/uti
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl) $(LIB_LDLIBS)
 
 # The netlink module's requests, read back (no socket: no root needed).
-$(B)/tests/unit/test_nl_msg: tests/unit/test_nl_msg.c $(B)/userspace/calvin/nl/msg.o
+$(B)/tests/unit/nl/test_nl_msg: tests/unit/nl/test_nl_msg.c $(B)/userspace/calvin/nl/msg.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl cmocka)
 
@@ -230,10 +251,11 @@ $(B)/tests/unit/agent/test_agent_channel: tests/unit/agent/test_agent_channel.c 
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs cmocka) $(LIB_LDLIBS)
 
-$(B)/tests/bpf/%: tests/bpf/%.c $(BPF_OBJS) $(B)/lib/libcalvin.a \
+$(B)/tests/bpf/%: tests/bpf/%.c $(SKELS) $(B)/lib/libcalvin.a \
 		$(wildcard tests/bpf/*.h kernel/*.h include/calvin/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(call pc,--libs libbpf cmocka) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -I$(B)/kernel -o $@ $< $(B)/lib/libcalvin.a \
+		$(call pc,--libs libbpf cmocka) $(LIB_LDLIBS)
 
 $(B)/tests/tools/%: tests/tools/%.c $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
@@ -241,21 +263,23 @@ $(B)/tests/tools/%: tests/tools/%.c $(B)/lib/libcalvin.a
 
 # libFuzzer harnesses, with the pure library rebuilt under ASan/UBSan.
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-D_GNU_SOURCE -Iinclude -Iuserspace/lib -I.
+	-D_GNU_SOURCE -Iinclude -Iuserspace/lib -I. -Ikernel
 $(B)/tests/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
-# calvin finds calvin-vnf and the XDP objects in ../lib/calvin from its own
-# directory (calvin_lib_dir() in userspace/calvin/util.c).
+# calvin finds calvin-vnf in ../lib/calvin from its own directory
+# (calvin_lib_dir() in userspace/calvin/util.c), and calvin-vnf its
+# hand-over program in kernel/ beside itself; the other XDP programs are
+# built into calvin (their skeletons).
 PREFIX ?= /usr/local
-install: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-relay $(BPF_OBJS)
+install: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-relay $(B)/kernel/handover.bpf.o
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/calvin/kernel \
 		$(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(B)/calvin $(DESTDIR)$(PREFIX)/sbin/calvin
 	install -m 0755 $(B)/calvin-vnf $(DESTDIR)$(PREFIX)/lib/calvin/calvin-vnf
 	install -m 0755 $(B)/calvin-relay $(DESTDIR)$(PREFIX)/lib/calvin/calvin-relay
-	install -m 0644 $(BPF_OBJS) $(DESTDIR)$(PREFIX)/lib/calvin/kernel/
+	install -m 0644 $(B)/kernel/handover.bpf.o $(DESTDIR)$(PREFIX)/lib/calvin/kernel/
 	install -m 0644 doc/calvin.8 $(DESTDIR)$(PREFIX)/share/man/man8/calvin.8
 
 clean:

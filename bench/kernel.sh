@@ -106,12 +106,15 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 build() {
-	local src cflags="-O2 -g -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes -Wshadow -D_GNU_SOURCE -Iinclude -Iuserspace/lib -I$KSRC"
+	local src cflags="-O2 -g -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes -Wshadow -D_GNU_SOURCE -Iinclude -Iuserspace/lib -I$KSRC -I$KOBJ -I$OUT"
 	mkdir -p $OUT bench/results
 	[ -f $KOBJ/forward.bpf.o ] && [ -f $KOBJ/pass.bpf.o ] ||
 		die "$KOBJ/forward.bpf.o or pass.bpf.o missing (run: make build)"
 	clang -O2 -g -target bpf -Wall -Werror -Iinclude -I/usr/include/"$(gcc -dumpmachine)" \
 		-c bench/progs/sink.bpf.c -o $OUT/sink.bpf.o || die "failed to build bench/progs/sink.bpf.c"
+	# the loaders' skeletons are make's (KOBJ/NAME.skel.h); the sink's is ours
+	bpftool gen skeleton $OUT/sink.bpf.o name sink_bpf >$OUT/sink.skel.h 2>>"$TMP/build.log" ||
+		die "bpftool gen skeleton failed for bench/progs/sink.bpf.c: $(tail -n 3 "$TMP/build.log")"
 	# The loader is several files; an archive lets the linker take only the
 	# ones the forwarder needs, so a file it does not need may fail to build
 	# (other VNFs' loaders) without stopping the benchmark.
@@ -183,7 +186,7 @@ setup() {
 	mkdir -p "$PIN"
 	ip -n $NS_A link set dev $IF_A xdpdrv obj $KOBJ/pass.bpf.o sec xdp ||
 		die "cannot attach pass.bpf.o to $IF_A"
-	in_ns $NS_B $OUT/kernel-ctl sink-attach $OUT/sink.bpf.o $IF_B "$SINK_PIN" $PROBE_PORT \
+	in_ns $NS_B $OUT/kernel-ctl sink-attach $IF_B "$SINK_PIN" $PROBE_PORT \
 		$SINK || die "cannot attach the sink ($SINK) to $IF_B"
 }
 
@@ -196,12 +199,12 @@ config() {
 	COUNT_PIN=$SINK_PIN
 	case $1 in
 	xdp)
-		ATTACH_KIND=$(in_ns $NS_V $OUT/kernel-ctl fwd-attach $KOBJ "$PIN/fwd" $IF_VW $IF_VE \
+		ATTACH_KIND=$(in_ns $NS_V $OUT/kernel-ctl fwd-attach "$PIN/fwd" $IF_VW $IF_VE \
 			$MAC_A $MAC_B $PROBE_PORT) || die "cannot attach calvin's forwarder in $NS_V"
 		;;
 	direct)
 		COUNT_PIN=$PIN/direct_count
-		in_ns $NS_V $OUT/kernel-ctl sink-attach $OUT/sink.bpf.o $IF_VW "$COUNT_PIN" \
+		in_ns $NS_V $OUT/kernel-ctl sink-attach $IF_VW "$COUNT_PIN" \
 			$PROBE_PORT $SINK || die "cannot attach the sink ($SINK) to $IF_VW"
 		;;
 	esac

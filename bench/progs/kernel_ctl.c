@@ -4,8 +4,11 @@
  * Run inside the node's network namespace with nsenter --net (not ip netns
  * exec, which remounts sysfs and hides /sys/fs/bpf). Subcommands:
  *
- *   kernel-ctl fwd-attach OBJ_DIR PIN_DIR WEST EAST WEST_PEER_MAC EAST_PEER_MAC PROBE_PORT
- *   kernel-ctl sink-attach SINK_OBJ IFNAME PIN_PATH PROBE_PORT skb|xdp
+ *   kernel-ctl fwd-attach PIN_DIR WEST EAST WEST_PEER_MAC EAST_PEER_MAC PROBE_PORT
+ *   kernel-ctl sink-attach IFNAME PIN_PATH PROBE_PORT skb|xdp
+ *
+ * The forwarder is the loader's (its program built in); the sink is
+ * bench/sink.bpf.c, built in through the skeleton bench/kernel.sh makes.
  *   kernel-ctl count PIN_PATH          prints the sink's frame count
  *   kernel-ctl detach IFNAME...        removes every XDP program (loader's detach_all)
  *                                      and tc's clsact hook (a sink_skb)
@@ -22,8 +25,8 @@
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
 
-#include "bpf_rodata.h"
 #include "loader.h"
+#include "sink.skel.h"
 
 static int parse_mac(const char *s, uint8_t mac[6])
 {
@@ -63,18 +66,17 @@ static const char *attach_kind(int ifindex)
 static int cmd_fwd_attach(char **argv)
 {
 	struct calvin_xdp_forward_cfg cfg = {
-	    .obj_dir = argv[0],
-	    .pin_dir = argv[1],
-	    .vnf_id = 0,
-	    .probe_port = (uint16_t)atoi(argv[6]),
-	    .west_ifindex = if_index(argv[2]),
-	    .east_ifindex = if_index(argv[3]),
+		.pin_dir = argv[0],
+		.vnf_id = 0,
+		.probe_port = (uint16_t)atoi(argv[5]),
+		.west_ifindex = if_index(argv[1]),
+		.east_ifindex = if_index(argv[2]),
 	};
 	int err;
 
 	if (cfg.west_ifindex < 0 || cfg.east_ifindex < 0)
 		return -ENODEV;
-	if (parse_mac(argv[4], cfg.west_peer_mac) || parse_mac(argv[5], cfg.east_peer_mac))
+	if (parse_mac(argv[3], cfg.west_peer_mac) || parse_mac(argv[4], cfg.east_peer_mac))
 		return -EINVAL;
 	err = calvin_xdp_forward_attach(&cfg);
 	if (!err)
@@ -109,45 +111,35 @@ static int tc_detach(int ifindex)
  * says which counts alike). */
 static int cmd_sink_attach(char **argv)
 {
-	uint16_t port = (uint16_t)atoi(argv[3]);
-	int ifindex = if_index(argv[1]), err;
-	bool skb = !strcmp(argv[4], "skb");
+	int ifindex = if_index(argv[0]), err;
+	bool skb = !strcmp(argv[3], "skb");
 	struct bpf_program *prog;
-	struct bpf_object *obj;
-	struct bpf_map *map;
+	struct sink_bpf *skel;
 
 	if (ifindex < 0)
 		return ifindex;
-	if (!skb && strcmp(argv[4], "xdp"))
+	if (!skb && strcmp(argv[3], "xdp"))
 		return -EINVAL;
-	obj = bpf_object__open_file(argv[0], NULL);
-	err = (int)libbpf_get_error(obj);
+	skel = sink_bpf__open();
+	if (!skel)
+		return -errno;
+	skel->rodata->probe_port = (uint16_t)atoi(argv[2]);
+	err = sink_bpf__load(skel);
 	if (err)
-		return err;
-	err = calvin_bpf_set_rodata(obj, "probe_port", &port, sizeof(port));
+		goto destroy;
+	prog = skb ? skel->progs.sink_skb : skel->progs.sink_xdp;
+	unlink(argv[1]);
+	err = bpf_map__pin(skel->maps.bench_sink_count, argv[1]);
 	if (err)
-		goto close;
-	err = bpf_object__load(obj);
-	if (err)
-		goto close;
-	prog = bpf_object__find_program_by_name(obj, skb ? "sink_skb" : "sink_xdp");
-	map = bpf_object__find_map_by_name(obj, "bench_sink_count");
-	if (!prog || !map) {
-		err = -ENOENT;
-		goto close;
-	}
-	unlink(argv[2]);
-	err = bpf_map__pin(map, argv[2]);
-	if (err)
-		goto close;
+		goto destroy;
 	if (skb)
 		err = tc_attach(ifindex, bpf_program__fd(prog));
 	else
 		err = bpf_xdp_attach(ifindex, bpf_program__fd(prog), XDP_FLAGS_DRV_MODE, NULL);
 	if (err)
-		unlink(argv[2]);
-close:
-	bpf_object__close(obj);
+		unlink(argv[1]);
+destroy:
+	sink_bpf__destroy(skel);
 	return err;
 }
 
@@ -202,10 +194,10 @@ static const struct {
 	int nargs; /* at least */
 	int (*fn)(char **argv);
 } cmds[] = {
-    {"fwd-attach", 7, cmd_fwd_attach},
-    {"sink-attach", 5, cmd_sink_attach},
-    {"count", 1, cmd_count},
-    {"detach", 1, cmd_detach},
+	{ "fwd-attach", 6, cmd_fwd_attach },
+	{ "sink-attach", 4, cmd_sink_attach },
+	{ "count", 1, cmd_count },
+	{ "detach", 1, cmd_detach },
 };
 
 int main(int argc, char **argv)

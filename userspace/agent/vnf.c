@@ -111,12 +111,10 @@ static int kernel_start(struct agent *a, char *err, size_t errlen)
 {
 	const struct calvin_vnf_spec *v = &a->spec.vnfs[a->vnf_id];
 	struct calvin_xdp_forward_cfg base = {0};
-	char obj_dir[PATH_MAX];
+	struct calvin_kvnf k;
 	int e;
 
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", a->lib_dir);
 	snprintf(a->pin_dir, sizeof(a->pin_dir), "/sys/fs/bpf/calvin/%s/%s", a->spec.name, v->name);
-	base.obj_dir = obj_dir;
 	base.pin_dir = a->pin_dir;
 	base.vnf_id = (uint16_t)a->vnf_id;
 	base.probe_port = (uint16_t)a->spec.probe.port;
@@ -129,7 +127,9 @@ static int kernel_start(struct agent *a, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: the VM has no NICs named west and east", v->name);
 		return -ENODEV;
 	}
-	e = calvin_kvnf_attach(v, &base);
+	e = calvin_kvnf_from_spec(v, &k);
+	if (!e)
+		e = calvin_kvnf_attach(&k, &base);
 	if (e == -EOPNOTSUPP)
 		snprintf(err, errlen, "%s: kind %s has no kernel-space implementation", v->name,
 			 calvin_vnf_kind_name(v->kind));

@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "commands.h"
 #include "jout.h"
+#include "guest/guest.h"
 #include "kvnf.h"
 #include "spec/spec.h"
 #include "util.h"
@@ -24,7 +25,9 @@
 
 static bool updatable(const struct calvin_vnf_spec *v)
 {
-	return v->space == CALVIN_KERNEL && calvin_kvnf_updatable(v->kind);
+	int kind = calvin_kvnf_kind_of(v->kind);
+
+	return v->space == CALVIN_KERNEL && kind >= 0 && calvin_kvnf_updatable(kind);
 }
 
 /* One line for what the running chain cannot take; 0 if it can take it all. */

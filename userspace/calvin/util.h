@@ -20,8 +20,9 @@
  * namespaces it describes): /run/calvin, or CALVIN_RUN_DIR (README.md,
  * Environment). */
 const char *calvin_run_dir(void);
-/* Directory of calvin-vnf and the kernel/ objects: the calvin binary's
- * own directory (the build tree), or ../lib/calvin from it (installed). */
+/* Directory of calvin-vnf (and of kernel/handover.bpf.o, which calvin-vnf
+ * finds beside itself): the calvin binary's own directory (the build
+ * tree), or ../lib/calvin from it (installed). */
 const char *calvin_lib_dir(void);
 
 /* SIGINT or SIGTERM once catch_quit_signals() ran: the signal's number,

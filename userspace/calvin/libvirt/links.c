@@ -95,7 +95,6 @@ static int endpoint_veth(struct deploy *d, unsigned int node)
 
 static int link_xdp(struct deploy *d, const char *a, const char *b)
 {
-	char obj_dir[PATH_MAX];
 	int err;
 
 	err = state_add(d->state, ST_HOST_XDP, a, NULL, 0, 0);
@@ -103,8 +102,7 @@ static int link_xdp(struct deploy *d, const char *a, const char *b)
 		err = state_add(d->state, ST_HOST_XDP, b, NULL, 0, 0);
 	if (err)
 		return err;
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
-	err = calvin_xdp_link_attach(obj_dir, (int)if_nametoindex(a), (int)if_nametoindex(b));
+	err = calvin_xdp_link_attach((int)if_nametoindex(a), (int)if_nametoindex(b));
 	if (err)
 		calvin_err("Failed to attach XDP link program to %s and %s: %s", a, b,
 			   strerror(-err));
@@ -116,14 +114,12 @@ static int link_xdp(struct deploy *d, const char *a, const char *b)
  * pass program, which hands every frame to the bridge. */
 static int bridge_port_xdp(struct deploy *d, const char *port)
 {
-	char obj_dir[PATH_MAX];
 	int err;
 
 	err = state_add(d->state, ST_HOST_XDP, port, NULL, 0, 0);
 	if (err)
 		return err;
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
-	err = calvin_xdp_pass_attach(obj_dir, (int)if_nametoindex(port));
+	err = calvin_xdp_pass_attach((int)if_nametoindex(port));
 	if (err)
 		calvin_err("Failed to attach XDP pass program to %s: %s", port, strerror(-err));
 	return err;

@@ -150,15 +150,14 @@ int xdp_intent(struct deploy *d, const char *node, const char *ifname)
  * kernel/pass.bpf.c); the caller journalled it with xdp_intent(). */
 int node_pass_attach(struct deploy *d, const char *node, const char *ifname)
 {
-	char ns[128], obj_dir[PATH_MAX];
+	char ns[128];
 	int err, saved;
 
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
 	node_netns(ns, sizeof(ns), d->spec->name, node);
 	err = netns_enter(ns, &saved);
 	if (err)
 		return err;
-	err = calvin_xdp_pass_attach(obj_dir, if_index(ifname));
+	err = calvin_xdp_pass_attach(if_index(ifname));
 	netns_leave(saved);
 	if (err)
 		calvin_err("%s: Failed to attach XDP pass program to %s: %s", node, ifname,
@@ -173,10 +172,9 @@ static int netns_server(struct deploy *d)
 {
 	const struct calvin_chain_spec *s = d->spec;
 	struct calvin_xdp_reflect_cfg rc = { 0 };
-	char ns[128], pin[PATH_MAX], obj_dir[PATH_MAX];
+	char ns[128], pin[PATH_MAX];
 	int err, saved;
 
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
 	vnf_pin_dir(pin, sizeof(pin), s->name, s->server.name);
 	err = xdp_intent(d, s->server.name, IF_WEST);
 	if (!err)
@@ -187,7 +185,6 @@ static int netns_server(struct deploy *d)
 	err = netns_enter(ns, &saved);
 	if (err)
 		return err;
-	rc.obj_dir = obj_dir;
 	rc.pin_dir = pin;
 	rc.probe_port = (uint16_t)s->probe.port;
 	rc.all = s->server.kind == CALVIN_SERVER_REFLECT;

@@ -72,9 +72,12 @@ int netns_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *
 
 int netns_kernel_update(const struct calvin_chain_spec *s, unsigned int vnf)
 {
+	struct calvin_kvnf k;
 	char pin[PATH_MAX];
 	int err;
 
 	err = vnf_pin_dir(pin, sizeof(pin), s->name, s->vnfs[vnf].name);
-	return err ? err : calvin_kvnf_update(pin, &s->vnfs[vnf]);
+	if (!err)
+		err = calvin_kvnf_from_spec(&s->vnfs[vnf], &k);
+	return err ? err : calvin_kvnf_update(pin, &k);
 }

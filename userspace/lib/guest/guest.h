@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /* What runs a VNF away from calvin, and what calvin says to it: a user
- * VNF's command line (vnf_argv.c), the line calvin-vnf writes once it
+ * VNF's command line (vnf_argv.c), a kernel VNF's parameters as its loader
+ * takes them (kvnf_spec.c), the line calvin-vnf writes once it
  * forwards (ready.c), how it waits for packets (wakeup.c), its counters'
  * answer (vnf_stats.c); a VNF's VM: names, MACs, the guest command line
  * and the domain XML (vm.c, vm_xml.c), and the protocol with calvin-agent
@@ -16,6 +17,26 @@
 #include <time.h>
 
 #include "spec/spec.h"
+
+/* ==== kvnf_spec.c ==== */
+
+/* A chain spec's kernel VNF as its loader takes it (kernel/kvnf.h),
+ * converted the same way wherever the VNF runs: by the netns backend on
+ * the host, at a live update, by calvin-agent in a VM. Pure code: no I/O,
+ * no allocation. */
+struct calvin_kvnf;
+
+/* The kernel VNF kind of a chain file's kind, or -EOPNOTSUPP for a kind
+ * with no kernel implementation. */
+int calvin_kvnf_kind_of(enum calvin_vnf_kind kind);
+
+/* v's kind and parameters into k. -EOPNOTSUPP for a kind with no kernel
+ * implementation, -E2BIG for more rules or routes than the program holds,
+ * -EINVAL for a value with no equivalent there (an unknown address
+ * family, action, via, scope, model or direction). What the program
+ * cannot express within its own terms (a prefix longer than its family)
+ * is the loader's to refuse. */
+int calvin_kvnf_from_spec(const struct calvin_vnf_spec *v, struct calvin_kvnf *k);
 
 /* ==== vnf_argv.c ==== */
 
