@@ -135,6 +135,8 @@ build() {
 		die "failed to build bench/progs/hop_latency.c"
 	clang -O2 -g -target bpf -Wall -Werror -Iinclude -I/usr/include/"$(gcc -dumpmachine)" \
 		-c bench/progs/gen.bpf.c -o $OUT/gen.bpf.o || die "failed to build bench/progs/gen.bpf.c"
+	bpftool gen skeleton $OUT/gen.bpf.o name gen_bpf >$OUT/gen.skel.h 2>>"$TMP/build.log" ||
+		die "bpftool gen skeleton failed for bench/progs/gen.bpf.c: $(tail -n 3 "$TMP/build.log")"
 	gcc $cflags bench/progs/gen_xdp.c -o $OUT/gen-xdp -lbpf || die "failed to build bench/progs/gen_xdp.c"
 	case $GEN in
 	xdp) ;;
@@ -246,7 +248,7 @@ gen_start() { # 64-byte UDP frames to B through V, as fast as one CPU sends them
 		setsid ip netns exec $NS_A trafgen -o $IF_A -i "$TMP/gen.cfg" -P $((GCPU + 1)) \
 			--no-sock-mem --notouch-irq --no-cpu-stats >"$TMP/gen.log" 2>&1 &
 	else
-		setsid ip netns exec $NS_A taskset -c "$GCPU" $OUT/gen-xdp $OUT/gen.bpf.o $IF_A \
+		setsid ip netns exec $NS_A taskset -c "$GCPU" $OUT/gen-xdp $IF_A \
 			$MAC_VW $MAC_A $IP_A $IP_B >"$TMP/gen.log" 2>&1 &
 	fi
 	GEN_PID=$!

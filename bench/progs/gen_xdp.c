@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* bench/kernel.sh's packet generator: 64-byte UDP frames out of a veth, by XDP live frames.
  *
- *   gen-xdp GEN_OBJ IFNAME DST_MAC SRC_MAC SRC_IP DST_IP
+ *   gen-xdp IFNAME DST_MAC SRC_MAC SRC_IP DST_IP
  *
- * Runs bench/progs/gen.bpf.c with BPF_PROG_RUN and BPF_F_TEST_XDP_LIVE_FRAMES in
- * a loop until SIGINT or SIGTERM. The frames leave as xdp_frames, so the
- * generator costs little per packet and the veth peer sees them the way an
- * XDP program sees a NIC's frames. Everything runs on the calling CPU
- * (pin it with taskset), the peer's NAPI poll included unless the peer has
- * threaded NAPI. Prints the number of frames sent in whole calls on exit
- * (count at the receiver for rates). xdp-trafficgen does the same, but the Debian 12
- * build fails to load on newer kernels (a renamed tracepoint).
+ * Runs bench/progs/gen.bpf.c (built in: the skeleton bench/kernel.sh makes) with BPF_PROG_RUN and
+ * BPF_F_TEST_XDP_LIVE_FRAMES in a loop until SIGINT or SIGTERM. The frames leave as xdp_frames, so
+ * the generator costs little per packet and the veth peer sees them the way an XDP program sees a
+ * NIC's frames. Everything runs on the calling CPU (pin it with taskset), the peer's NAPI poll
+ * included unless the peer has threaded NAPI. Prints the number of frames sent in whole calls on
+ * exit (count at the receiver for rates). xdp-trafficgen does the same, but the Debian 12 build
+ * fails to load on newer kernels (a renamed tracepoint).
  */
 #include <errno.h>
 #include <signal.h>
@@ -25,7 +24,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf_rodata.h"
+#include "gen.skel.h"
 
 #define FRAME_LEN 60   /* 64 on the wire with the FCS */
 #define GEN_HDR_LEN 34 /* restored before each send: see gen.bpf.c */
@@ -92,52 +91,45 @@ static int build_frame(unsigned char *f, char **argv)
 	return 0;
 }
 
-static int load(const char *path, __u32 ifindex, const unsigned char *frame,
-		struct bpf_object **objp)
+static int load(__u32 ifindex, const unsigned char *frame, struct gen_bpf **skelp)
 {
-	struct bpf_object *obj = bpf_object__open_file(path, NULL);
-	struct bpf_program *prog;
-	int err = (int)libbpf_get_error(obj);
+	struct gen_bpf *skel = gen_bpf__open();
+	int err;
 
-	if (err)
-		return err;
-	err = calvin_bpf_set_rodata(obj, "out_ifindex", &ifindex, sizeof(ifindex));
-	if (!err)
-		err = calvin_bpf_set_rodata(obj, "frame_hdr", frame, GEN_HDR_LEN);
-	if (!err)
-		err = bpf_object__load(obj);
-	prog = bpf_object__find_program_by_name(obj, "gen");
-	if (!err && !prog)
-		err = -ENOENT;
+	if (!skel)
+		return -errno;
+	skel->rodata->out_ifindex = ifindex;
+	memcpy(skel->rodata->frame_hdr, frame, GEN_HDR_LEN);
+	err = gen_bpf__load(skel);
 	if (err) {
-		bpf_object__close(obj);
+		gen_bpf__destroy(skel);
 		return err;
 	}
-	*objp = obj;
-	return bpf_program__fd(prog);
+	*skelp = skel;
+	return bpf_program__fd(skel->progs.gen);
 }
 
 int main(int argc, char **argv)
 {
 	unsigned char frame[FRAME_LEN];
 	unsigned long long sent = 0;
-	struct bpf_object *obj = NULL;
+	struct gen_bpf *skel = NULL;
 	__u32 ifindex;
 	int fd, err;
 
-	if (argc != 7) {
-		fprintf(stderr, "usage: gen-xdp GEN_OBJ IFNAME DST_MAC SRC_MAC SRC_IP DST_IP\n");
+	if (argc != 6) {
+		fprintf(stderr, "usage: gen-xdp IFNAME DST_MAC SRC_MAC SRC_IP DST_IP\n");
 		return 2;
 	}
-	ifindex = if_nametoindex(argv[2]);
-	if (!ifindex || build_frame(frame, argv + 3)) {
+	ifindex = if_nametoindex(argv[1]);
+	if (!ifindex || build_frame(frame, argv + 2)) {
 		fprintf(stderr, "gen-xdp: bad interface, MAC or address in the arguments\n");
 		return 2;
 	}
 	libbpf_set_print(NULL);
-	fd = load(argv[1], ifindex, frame, &obj);
+	fd = load(ifindex, frame, &skel);
 	if (fd < 0) {
-		fprintf(stderr, "gen-xdp: Failed to load %s: %s\n", argv[1], strerror(-fd));
+		fprintf(stderr, "gen-xdp: Failed to load bench/gen.bpf.c: %s\n", strerror(-fd));
 		return 1;
 	}
 	signal(SIGINT, on_signal);
@@ -160,6 +152,6 @@ int main(int argc, char **argv)
 			sent += RUNS_PER_CALL;
 	}
 	printf("%llu frames sent in whole calls (not counting the interrupted one)\n", sent);
-	bpf_object__close(obj);
+	gen_bpf__destroy(skel);
 	return stop ? 0 : 1;
 }
