@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* `calvin probe -o DIR` and `calvin run -o DIR`: the report as files people
  * can look at: report.md (with pictures), report.txt, report.json,
- * samples.csv and plot.gp, the pictures drawn by gnuplot as PNG and SVG. */
+ * samples.csv, clocks.csv and plot.gp, the pictures drawn by gnuplot as PNG and SVG. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -76,6 +76,10 @@ static int write_reports(const struct outdir *d, const struct calvin_chain_spec 
 	if (!(f = outdir_file(d, "report.json")))
 		return -EIO;
 	calvin_report_json(f, spec, r);
+	fclose(f);
+	if (!(f = outdir_file(d, "clocks.csv")))
+		return -EIO;
+	calvin_report_clocks_csv(f, spec, r);
 	fclose(f);
 	if (!(csv = tmpfile()))
 		return -errno;

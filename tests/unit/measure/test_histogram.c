@@ -255,6 +255,46 @@ static void test_merge(void **state)
 	free(e);
 }
 
+/* Raw differences of two clocks, made link times by an offset found later:
+ * each percentile moves by the shift, within one bucket of the value before
+ * it (0.78% of that); min and
+ * max exactly; what falls below 0 is 0. */
+static void test_shift(void **state)
+{
+	static const double pct[] = { 0, 1, 25, 50, 75, 99, 100 };
+	struct calvin_hist *h = malloc(sizeof(*h)), *want = malloc(sizeof(*want));
+	uint64_t v, got, exp;
+	unsigned int i;
+
+	assert_non_null(h);
+	assert_non_null(want);
+	calvin_hist_init(h);
+	calvin_hist_init(want);
+	rng_state = 7;
+	for (i = 0; i < N; i++) {
+		v = 300000 + rng() % 200000; /* 300..500 us of raw difference */
+		calvin_hist_add(h, v);
+		calvin_hist_add(want, v - 250000);
+	}
+	assert_int_equal(calvin_hist_shift(h, 250000), 0);
+	assert_int_equal(h->count, N);
+	assert_int_equal(h->min, want->min);
+	assert_int_equal(h->max, want->max);
+	for (i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
+		got = calvin_hist_percentile(h, pct[i]);
+		exp = calvin_hist_percentile(want, pct[i]);
+		assert_true(fabs((double)got - (double)exp) <= (double)(exp + 250000) / 128 + 1);
+	}
+	/* a shift past the smallest values: they become 0 */
+	assert_int_equal(calvin_hist_shift(h, 100000), 0);
+	assert_int_equal(h->min, 0);
+	assert_int_equal(h->max, want->max - 100000);
+	assert_int_equal(calvin_hist_percentile(h, 0), 0);
+	assert_int_equal(h->count, N);
+	free(h);
+	free(want);
+}
+
 static void test_bucket_ranges(void **state)
 {
 	uint64_t lo, hi, prev_hi = 0;
@@ -308,6 +348,7 @@ int main(void)
 	    cmocka_unit_test(test_empty),
 	    cmocka_unit_test(test_single_and_out_of_range_p),
 	    cmocka_unit_test(test_merge),
+	    cmocka_unit_test(test_shift),
 	    cmocka_unit_test(test_bucket_ranges),
 	    cmocka_unit_test(test_bucket_holds_value),
 	};

@@ -270,9 +270,9 @@ static void test_report_json(void **state)
 	free(text);
 }
 
-/* Each VNF in a VM of its own (libvirt): residence always; a link only
+/* Each VNF in a VM of its own (libvirt): residence exact; a link exact
  * where both ends read one VM's clock (fwd-u's turn-around at the server),
- * and the report says why each other link is missing. */
+ * every other one estimated across clock domains, with its bound. */
 static void test_report_vm_clocks(void **state)
 {
 	struct fixture *fx = *state;
@@ -291,22 +291,24 @@ static void test_report_vm_clocks(void **state)
 	fx->r->sent = 10;
 	fx->r->platform = "VMs under TCG: timings are emulated";
 	calvin_probe_finish(&fx->a, OFF, 20);
-	assert_string_equal(calvin_link_invalid(fx->r, 0), "different clock domains: host and a VM");
-	assert_string_equal(calvin_link_invalid(fx->r, 1), "different clock domains: two VMs");
-	assert_null(calvin_link_invalid(fx->r, 2));
-	assert_string_equal(calvin_link_invalid(fx->r, 4), "different clock domains: host and a VM");
+	for (i = 0; i <= 4; i++)
+		assert_null(calvin_link_invalid(fx->r, (unsigned int)i));
+	assert_int_equal(calvin_link_estimated(fx->r, 0)->bound, 1000);
+	assert_int_equal(calvin_link_estimated(fx->r, 1)->bound, 1000);
+	assert_null(calvin_link_estimated(fx->r, 2));
 	text = report(fx, false);
-	assert_non_null(strstr(text, "hops: each VM's own clock, a clock domain per VM"));
+	assert_non_null(strstr(text, "hops: each VM's own clock, a clock domain per VM (residence "
+				     "exact, links across domains estimated)"));
 	assert_non_null(strstr(text, "nodes: VMs under TCG: timings are emulated\n"));
-	assert_non_null(strstr(text, "probe -> fwd-k              n/a (different clock domains: "
-				     "host and a VM)"));
-	assert_non_null(strstr(text, "fwd-k -> fwd-u              n/a (different clock domains: "
-				     "two VMs)"));
-	assert_non_null(strstr(text, "fwd-u -> server -> fwd-u      2.00us"));
+	assert_non_null(strstr(text, "probe -> fwd-k                1.00us    1.00us    1.00us    "
+				     "1.00us  ±1.00us estimated\n"));
+	assert_non_null(strstr(text, "fwd-u -> server -> fwd-u      2.00us    2.00us    2.00us    "
+				     "2.00us\n"));
 	free(text);
 	text = report(fx, true);
 	assert_non_null(strstr(text, "\"platform\":\"VMs under TCG: timings are emulated\""));
-	assert_non_null(strstr(text, "\"reason\":\"different clock domains: two VMs\""));
+	assert_non_null(strstr(text, "\"valid\":true,\"estimated\":true"));
+	assert_non_null(strstr(text, "\"bound_ns\":1000"));
 	free(text);
 }
 

@@ -90,8 +90,10 @@ static void test_csv_link_of_other_clock(void **state)
 	long rows;
 	char *csv;
 
-	/* as if fwd-u's records were on another clock: its links are empty */
-	fx->r->pos[1].link_in_valid = false;
+	/* as if fwd-u's records were on another clock and no offset could be
+	 * estimated: its links are empty */
+	fx->r->clk[1].cross = true;
+	fx->r->clk[1].why = "different clock domains, not estimated: test";
 	csv = csv_of(fx, raw, &rows);
 	assert_non_null(strstr(csv, "\n1,2000000,2006400,6400,4,100,100,100,100,1000,,2000,"));
 	free(csv);
@@ -184,9 +186,10 @@ static void test_gnuplot(void **state)
 	free(gp);
 
 	/* no link can be measured: no links picture */
-	for (unsigned int i = 0; i < fx->r->nr_pos; i++)
-		fx->r->pos[i].link_in_valid = false;
-	fx->r->link_out_valid = false;
+	for (unsigned int i = 0; i <= fx->r->nr_pos; i++) {
+		fx->r->clk[i].cross = true;
+		fx->r->clk[i].why = "different clock domains, not estimated: test";
+	}
 	f = open_memstream(&gp, &len);
 	calvin_report_gnuplot(f, &fx->spec, fx->r);
 	fclose(f);

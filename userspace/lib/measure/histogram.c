@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Log-linear latency histogram: O(1) add, percentiles within 2^-SUB_BITS. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "measure/measure.h"
@@ -111,4 +113,36 @@ double calvin_hist_mean(const struct calvin_hist *h)
 	if (h->count == 0)
 		return 0;
 	return (double)(h->sum / h->count);
+}
+
+/* Each bucket's midpoint moves as one value: the shifted percentiles are
+ * at most one more half bucket off, and min and max stay exact. */
+int calvin_hist_shift(struct calvin_hist *h, int64_t shift)
+{
+	uint64_t lo, hi, mid, n = h->count, min = h->min, max = h->max;
+	long double sum = h->sum - (long double)shift * (long double)n;
+	struct calvin_hist *out;
+	unsigned int b;
+	int64_t v;
+
+	if (!n || !shift)
+		return 0;
+	out = calloc(1, sizeof(*out)); /* 60 kB: not on the stack */
+	if (!out)
+		return -ENOMEM;
+	for (b = 0; b < CALVIN_HIST_BUCKETS; b++) {
+		if (!h->buckets[b])
+			continue;
+		calvin_hist_bucket_range(b, &lo, &hi);
+		mid = lo + (hi - lo) / 2;
+		v = (int64_t)mid - shift;
+		out->buckets[calvin_hist_bucket(v > 0 ? (uint64_t)v : 0)] += h->buckets[b];
+	}
+	memcpy(h->buckets, out->buckets, sizeof(h->buckets));
+	free(out);
+	h->count = n;
+	h->min = (int64_t)min - shift > 0 ? (uint64_t)((int64_t)min - shift) : 0;
+	h->max = (int64_t)max - shift > 0 ? (uint64_t)((int64_t)max - shift) : 0;
+	h->sum = sum > 0 ? sum : 0;
+	return 0;
 }

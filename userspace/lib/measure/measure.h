@@ -125,10 +125,89 @@ void calvin_hist_merge(struct calvin_hist *dst, const struct calvin_hist *src);
 uint64_t calvin_hist_percentile(const struct calvin_hist *h, double p);
 double calvin_hist_mean(const struct calvin_hist *h);
 
+/* Every value v becomes v - shift (0 where that is below 0): a histogram
+ * of raw differences made link times once an offset is known. Percentiles
+ * are then within one bucket of the value before the shift (0.78% of it:
+ * calvin keeps link values near the link time before it shifts), min and
+ * max exact. 0 or -ENOMEM
+ * (h unchanged). */
+int calvin_hist_shift(struct calvin_hist *h, int64_t shift);
+
 /* Bucket index of v, and the [lo, hi] range of values that bucket holds
  * (exposed for tests and for exporting the raw histogram). */
 unsigned int calvin_hist_bucket(uint64_t v);
 void calvin_hist_bucket_range(unsigned int b, uint64_t *lo, uint64_t *hi);
+
+/* ==== clock.c ==== */
+
+/* Links across clock domains. Every host and every VM reads a clock of
+ * its own (a hop record's clock byte names it: 0 the host calvin runs on,
+ * N the VM of node N), so a link whose two ends are in different domains
+ * is a difference of two clocks. calvin estimates their offset in band,
+ * on that link, from the probe's own records: the link there (t1 sent in
+ * domain A, t2 received in B) and the link back (t3 sent in B, t4
+ * received in A) give offset = ((t2 - t1) + (t3 - t4)) / 2 and round trip
+ * = (t4 - t1) - (t3 - t2) per probe; the probe with the smallest round
+ * trip over the run gives the offset, and as neither way takes less than
+ * nothing, its error is at most half that round trip, whatever the
+ * asymmetry. The bound assumes the two clocks keep one rate during the
+ * run: every probe confines the offset to [t3 - t4, t2 - t1], and where
+ * two probes' ranges do not meet, the clocks moved by at least the gap,
+ * which is added to the bound (`moved`). A better source (chrony or PTP
+ * between hosts, ptp_kvm between a KVM guest and its host) given as a
+ * calvin_clock_ref before the run is used instead where its bound is
+ * smaller. Each link time across domains is then its raw difference less
+ * the offset, within +-bound, marked estimated. */
+
+#define CALVIN_CLOCK_SRC_INBAND "in band"
+#define CALVIN_MAX_CLOCK_REFS 8
+
+/* An offset between two domains from elsewhere: clock `to` minus clock
+ * `from` at the time of the run, within +-bound_ns. */
+struct calvin_clock_ref {
+	uint8_t from, to;
+	int64_t offset_ns;
+	uint64_t bound_ns;
+	const char *source; /* "chrony", "ptp_kvm": static text */
+};
+
+/* What is known of link k's clocks (k: 0 probe to first hop, nr_pos: last
+ * hop to probe). */
+struct calvin_link_clock {
+	bool cross;	  /* its ends are in different clock domains */
+	uint8_t from, to; /* those domains */
+	int back;	  /* the link back between them; -1: none */
+	/* over the run */
+	uint64_t samples;      /* probes with both this link and the link back */
+	uint64_t rtt_min;      /* their smallest round trip */
+	int64_t lo, hi;	       /* the offset range every probe allows */
+	uint64_t inconsistent; /* probes no offset in that range explains */
+	bool based, ref_base;  /* ref_base: from a calvin_clock_ref */
+	int64_t base;	       /* the link's histogram holds raw - base until the end */
+	/* the result: offset = clock(to) - clock(from), within +-bound */
+	const char *why;    /* not estimated: why; NULL: estimated */
+	const char *source; /* CALVIN_CLOCK_SRC_INBAND or the ref's */
+	int64_t offset;
+	uint64_t bound;
+	uint64_t moved; /* how far the clocks moved apart, at least, during the run */
+};
+
+struct calvin_probe_result;
+/* A better source for one pair of domains, before the first reply is
+ * accounted. 0, -EINVAL (one domain twice, no source), -EEXIST (that
+ * pair has one), -ENOSPC (CALVIN_MAX_CLOCK_REFS). */
+int calvin_clock_ref_add(struct calvin_probe_result *r, const struct calvin_clock_ref *ref);
+/* For the accounting (probe_stats.c): when the path is learned, per link
+ * of a reply on it (raw: every link's t_in - t_out, h: link k's
+ * histogram), and at the end (offsets, bounds, link times shifted). */
+void calvin_clock_learn(struct calvin_probe_result *r);
+void calvin_clock_account(struct calvin_probe_result *r, unsigned int k, const int64_t *raw,
+			  struct calvin_hist *h);
+void calvin_clock_finish(struct calvin_probe_result *r);
+/* Link k's clocks when its times are estimated across domains, else NULL
+ * (one domain: exact; or not estimated: r->clk[k].why says why). */
+const struct calvin_link_clock *calvin_link_estimated(const struct calvin_probe_result *r,
+						      unsigned int k);
 
 /* ==== probe_stats.c ==== */
 
@@ -212,6 +291,10 @@ struct calvin_probe_result {
 	struct calvin_probe_pos pos[CALVIN_TLM_MAX_HOPS];
 	struct calvin_hist link_out; /* last position's t_out -> probe receive */
 	bool link_out_valid;
+	/* each link's clocks (clock.c); better sources given before the run */
+	struct calvin_link_clock clk[CALVIN_TLM_MAX_HOPS + 1];
+	unsigned int nr_refs;
+	struct calvin_clock_ref refs[CALVIN_MAX_CLOCK_REFS];
 
 	/* what the chain's plan gave less than it asked for (its record),
 	 * for the report to say beside the verdict */
@@ -322,6 +405,36 @@ void calvin_report_notes_jadd(struct json_object *o, const struct calvin_chain_s
 /* The degraded VNFs as a JSON array: [{"vnf", "asked", "granted", "why"}]. */
 struct json_object *calvin_degraded_jarr(const struct calvin_degraded *d, unsigned int n);
 
+/* ---- clock offsets (report_clocks.c) ---- */
+
+#define CALVIN_CLOCK_LINE_LEN 320
+/* "host", "VM fwd-k" (the VM of the VNF whose hops read that clock) or
+ * "clock N", in buf (CALVIN_LABEL_LEN bytes) when not static. */
+const char *calvin_clock_name(const struct calvin_chain_spec *spec,
+			      const struct calvin_probe_result *r, uint8_t clock, char *buf);
+/* Link k's offset as one line: "VM fwd-k - host +12.345678901s ±261us (in
+ * band: smallest round trip 523us of 200 probes)". */
+void calvin_report_clock_line(const struct calvin_chain_spec *spec,
+			      const struct calvin_probe_result *r, unsigned int k, char *buf,
+			      size_t len);
+/* The report's "clock offsets" lines: one per pair of domains whose
+ * links are estimated; nothing when there is none. */
+void calvin_report_clocks_text(FILE *f, const struct calvin_chain_spec *spec,
+			       const struct calvin_probe_result *r);
+/* The same as the report's "clocks" array, one object per pair of domains
+ * a link crosses: {link, link_back, from_clock, from, to_clock, to,
+ * estimated, and source, offset_ns, bound_ns, moved_ns or reason, samples,
+ * rtt_min_ns, inconsistent}. */
+struct json_object *calvin_report_clocks_jarr(const struct calvin_chain_spec *spec,
+					      const struct calvin_probe_result *r);
+/* clocks.csv: one row per link across clock domains (both ways of a pair):
+ *   link,link_back,from,to,estimated,source,offset_ns,bound_ns,rtt_min_ns,
+ *   samples,moved_ns,inconsistent,reason
+ * link and link_back index samples.csv's link_i; offset_ns is clock `to`
+ * minus clock `from` (empty where not estimated, and reason says why). */
+void calvin_report_clocks_csv(FILE *f, const struct calvin_chain_spec *spec,
+			      const struct calvin_probe_result *r);
+
 /* ==== report_files.c ==== */
 
 /* A probe report as files people can look at (`calvin probe -o DIR`): the
@@ -336,10 +449,12 @@ struct json_object *calvin_degraded_jarr(const struct calvin_degraded *d, unsign
  * where N is the number of positions on the chain's path (each VNF once
  * each way), res_i the residence time at position i and link_i the time
  * from the previous position's t_out (the probe's send for i = 0) to
- * position i's t_in (link_N: to the probe's receive). A cell is empty
- * where a probe took another path or a link cannot be measured (clock
- * domains differ). tx_ns and rx_ns are on the hops' clock (CLOCK_MONOTONIC
- * of the host). The second line of the file is a comment naming the
+ * position i's t_in (link_N: to the probe's receive). A link across clock
+ * domains is estimated: its raw difference less the offset clocks.csv
+ * gives for it, within that row's bound_ns (so it may be below 0 by up to
+ * the bound). A cell is empty where a probe took another path or a link
+ * cannot be measured (clock domains differ and no offset was estimated). tx_ns and rx_ns are on the
+ * hops' clock (CLOCK_MONOTONIC of the host). The second line of the file is a comment naming the
  * positions and links. */
 
 /* Convert the probe's raw records (probe.h: seq tx rx nhops [vnf dir t_in

@@ -102,6 +102,7 @@ static void path_learn(struct calvin_probe_result *r, const struct calvin_tlm *t
 	r->link_out_valid =
 	    t->nr_hops > 0 && t->hops[t->nr_hops - 1].clock == CALVIN_CLOCK_HOST_MONO;
 	r->path_known = true;
+	calvin_clock_learn(r);
 }
 
 static bool path_matches(const struct calvin_probe_result *r, const struct calvin_tlm *t)
@@ -116,32 +117,49 @@ static bool path_matches(const struct calvin_probe_result *r, const struct calvi
 	return true;
 }
 
-/* Per-position residence and link times. A link is added only when both
- * ends read the same clock in this very reply, and never as a negative. */
+static struct calvin_hist *link_hist(struct calvin_probe_result *r, unsigned int k)
+{
+	return k == r->nr_pos ? &r->link_out : &r->pos[k].link_in;
+}
+
+/* The clock at the start (from) or the end of link i of a reply: the
+ * probe's is the host's. */
+static uint8_t clock_of(const struct calvin_tlm *t, unsigned int i, bool from)
+{
+	if (from)
+		return i == 0 ? CALVIN_CLOCK_HOST_MONO : t->hops[i - 1].clock;
+	return i == t->nr_hops ? CALVIN_CLOCK_HOST_MONO : t->hops[i].clock;
+}
+
+/* Per-position residence and link times. A link within one clock domain
+ * is added as it is, never as a negative; one across domains goes to the
+ * estimator (clock.c), which needs every link of the reply. */
 static void account_hops(struct calvin_probe_result *r, const struct calvin_tlm *t,
 			 uint64_t tx_mono, uint64_t rx_mono)
 {
-	const struct calvin_hop *h, *prev;
+	int64_t raw[CALVIN_TLM_MAX_HOPS + 1];
+	const struct calvin_hop *h;
 	unsigned int i;
 
 	for (i = 0; i < t->nr_hops; i++) {
 		h = &t->hops[i];
 		if (h->t_out >= h->t_in)
 			calvin_hist_add(&r->pos[i].residence, h->t_out - h->t_in);
-		if (i == 0) {
-			if (h->clock == CALVIN_CLOCK_HOST_MONO && h->t_in >= tx_mono)
-				calvin_hist_add(&r->pos[0].link_in, h->t_in - tx_mono);
-			continue;
-		}
-		prev = &t->hops[i - 1];
-		if (h->clock == prev->clock && h->t_in >= prev->t_out)
-			calvin_hist_add(&r->pos[i].link_in, h->t_in - prev->t_out);
+		raw[i] = (int64_t)(h->t_in - (i ? t->hops[i - 1].t_out : tx_mono));
 	}
 	if (t->nr_hops == 0)
 		return;
-	h = &t->hops[t->nr_hops - 1];
-	if (h->clock == CALVIN_CLOCK_HOST_MONO && rx_mono >= h->t_out)
-		calvin_hist_add(&r->link_out, rx_mono - h->t_out);
+	raw[t->nr_hops] = (int64_t)(rx_mono - t->hops[t->nr_hops - 1].t_out);
+	for (i = 0; i <= t->nr_hops; i++) {
+		/* a reply whose hops read other clocks than the path's first
+		 * reply: its links compare with nothing */
+		if (clock_of(t, i, true) != r->clk[i].from || clock_of(t, i, false) != r->clk[i].to)
+			continue;
+		if (r->clk[i].cross)
+			calvin_clock_account(r, i, raw, link_hist(r, i));
+		else if (raw[i] >= 0)
+			calvin_hist_add(link_hist(r, i), (uint64_t)raw[i]);
+	}
 }
 
 int calvin_probe_account(struct calvin_probe_acct *a, uint64_t tx_real, uint64_t rx_real,
@@ -220,4 +238,5 @@ void calvin_probe_finish(struct calvin_probe_acct *a, int64_t offset_end_ns, uin
 		calvin_hist_init(&r->pos[0].link_in);
 		calvin_hist_init(&r->link_out);
 	}
+	calvin_clock_finish(r);
 }

@@ -17,8 +17,10 @@ static const char *mode_name(enum calvin_probe_mode m)
 
 /* ---- text ---- */
 
-/* p50 p90 p99 max in fixed columns, or why there is nothing to show */
-static void text_cols(FILE *f, const struct calvin_hist *h, const char *why)
+/* p50 p90 p99 max in fixed columns, or why there is nothing to show;
+ * a link across clock domains with its bound, marked estimated */
+static void text_cols(FILE *f, const struct calvin_hist *h, const char *why,
+		      const struct calvin_link_clock *est)
 {
 	static const double pct[] = {50, 90, 99, 100};
 	char d[CALVIN_DUR_LEN];
@@ -34,6 +36,8 @@ static void text_cols(FILE *f, const struct calvin_hist *h, const char *why)
 	}
 	for (i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
 		fprintf(f, " %9s", calvin_fmt_ns(d, calvin_hist_percentile(h, pct[i])));
+	if (est)
+		fprintf(f, "  ±%s estimated", calvin_fmt_ns(d, est->bound));
 	fputc('\n', f);
 }
 
@@ -66,8 +70,8 @@ static void text_header(FILE *f, const struct calvin_chain_spec *spec,
 		fprintf(f, ", user-space fallback for %" PRIu64 " send / %" PRIu64 " receive times",
 			r->tx_fallback, r->rx_fallback);
 	if (vm_clocks(r))
-		fprintf(f, "; hops: each VM's own clock, a clock domain per VM (residence always, "
-			   "links only within one domain)");
+		fprintf(f, "; hops: each VM's own clock, a clock domain per VM (residence exact, "
+			   "links across domains estimated)");
 	fprintf(f, "; %s host CLOCK_MONOTONIC (offset to probe clock known to ±%s",
 		vm_clocks(r) ? "probe:" : "hops:", calvin_fmt_ns(d1, r->offset_unc_ns));
 	if (!r->end_links_valid)
@@ -116,14 +120,16 @@ static void text_hops(FILE *f, const struct calvin_chain_spec *spec,
 	for (i = 0; i < r->nr_pos; i++) {
 		calvin_report_hop_label(spec, r, i, label);
 		fprintf(f, "  %-25s", label);
-		text_cols(f, &r->pos[i].residence, NULL);
+		text_cols(f, &r->pos[i].residence, NULL, NULL);
 	}
 	fprintf(f, "%-28s %9s %9s %9s %9s\n", "link", "p50", "p90", "p99", "max");
 	for (i = 0; i <= r->nr_pos; i++) {
 		calvin_report_link_label(spec, r, i, label);
 		fprintf(f, "  %-26s", label);
-		text_cols(f, calvin_report_link_hist(r, i), calvin_link_invalid(r, i));
+		text_cols(f, calvin_report_link_hist(r, i), calvin_link_invalid(r, i),
+			  calvin_link_estimated(r, i));
 	}
+	calvin_report_clocks_text(f, spec, r);
 }
 
 void calvin_report_text(FILE *f, const struct calvin_chain_spec *spec,
@@ -274,10 +280,13 @@ static struct json_object *json_links(const struct calvin_chain_spec *spec,
 		jw_str(o, "label", label);
 		jw_bool(o, "via_server", i < r->nr_pos && r->pos[i].via_server);
 		jw_bool(o, "valid", !why);
+		jw_bool(o, "estimated", calvin_link_estimated(r, i) != NULL);
 		if (why)
 			jw_str(o, "reason", why);
 		else
 			jw_add(o, "ns", json_hist(calvin_report_link_hist(r, i)));
+		if (calvin_link_estimated(r, i))
+			jw_u64(o, "bound_ns", calvin_link_estimated(r, i)->bound);
 		jw_push(a, o);
 	}
 	return a;
@@ -301,6 +310,7 @@ struct json_object *calvin_report_jobj(const struct calvin_chain_spec *spec,
 	jw_add(o, "rtt_ns", json_hist(&r->rtt));
 	jw_add(o, "hops", json_hops(spec, r));
 	jw_add(o, "links", json_links(spec, r));
+	jw_add(o, "clocks", calvin_report_clocks_jarr(spec, r));
 	jw_u64(o, "budget_ns", spec->budget_ns);
 	jw_bool(vo, "within_budget", !v);
 	jw_u64(vo, "p99_rtt_ns", calvin_hist_percentile(&r->rtt, 99));

@@ -94,6 +94,26 @@ static void cell(FILE *csv, uint64_t from, uint64_t to)
 		fputc(',', csv);
 }
 
+/* A link across clock domains: its raw difference less the offset, signed
+ * (an estimate may fall below 0 by up to its bound). */
+static void cell_est(FILE *csv, uint64_t from, uint64_t to, const struct calvin_link_clock *c)
+{
+	fprintf(csv, ",%" PRId64, (int64_t)(to - from) - c->offset);
+}
+
+static void csv_link(FILE *csv, const struct raw_rec *rec, const struct calvin_probe_result *r,
+		     unsigned int i)
+{
+	const struct calvin_link_clock *c = calvin_link_estimated(r, i);
+	uint64_t from = i == 0 ? rec->tx : rec->hop[i - 1].t_out;
+	uint64_t to = i == r->nr_pos ? rec->rx : rec->hop[i].t_in;
+
+	if (c)
+		cell_est(csv, from, to, c);
+	else
+		cell(csv, from, to);
+}
+
 static void csv_row(FILE *csv, const struct raw_rec *rec, const struct calvin_probe_result *r)
 {
 	bool path = on_path(rec, r);
@@ -110,12 +130,8 @@ static void csv_row(FILE *csv, const struct raw_rec *rec, const struct calvin_pr
 	for (i = 0; r->nr_pos && i <= r->nr_pos; i++) {
 		if (!path || calvin_link_invalid(r, i))
 			fputc(',', csv);
-		else if (i == 0)
-			cell(csv, rec->tx, rec->hop[0].t_in);
-		else if (i == r->nr_pos)
-			cell(csv, rec->hop[i - 1].t_out, rec->rx);
 		else
-			cell(csv, rec->hop[i - 1].t_out, rec->hop[i].t_in);
+			csv_link(csv, rec, r, i);
 	}
 	fputc('\n', csv);
 }
@@ -180,6 +196,44 @@ static void unpad(char *label)
 		memmove(p, p + 1, strlen(p));
 }
 
+/* "probe -> fwd-k (estimated ±261us)": a link across clock domains says
+ * so wherever it is shown. */
+static void link_label(const struct calvin_chain_spec *spec, const struct calvin_probe_result *r,
+		       unsigned int i, char *label)
+{
+	const struct calvin_link_clock *c = calvin_link_estimated(r, i);
+	char d[CALVIN_DUR_LEN];
+	size_t n;
+
+	calvin_report_link_label(spec, r, i, label);
+	n = strlen(label);
+	if (c)
+		snprintf(label + n, CALVIN_LABEL_LEN - n, " (estimated ±%s)",
+			 calvin_fmt_ns(d, c->bound));
+}
+
+/* The offsets the estimated links used, as a list. */
+static void md_clocks(FILE *f, const struct calvin_chain_spec *spec,
+		      const struct calvin_probe_result *r)
+{
+	char line[CALVIN_CLOCK_LINE_LEN];
+	unsigned int k;
+	bool head = false;
+
+	for (k = 0; r->path_known && k <= r->nr_pos; k++) {
+		if (!calvin_link_estimated(r, k) ||
+		    (r->clk[k].back >= 0 && k > (unsigned int)r->clk[k].back))
+			continue;
+		if (!head)
+			fprintf(f, "\nClock offsets (each VM and host is a clock domain of its "
+				   "own; a link between two is its raw difference less the offset, "
+				   "within the bound; `clocks.csv`):\n\n");
+		head = true;
+		calvin_report_clock_line(spec, r, k, line, sizeof(line));
+		fprintf(f, "- %s\n", line);
+	}
+}
+
 static void md_hops(FILE *f, const struct calvin_chain_spec *spec,
 		    const struct calvin_probe_result *r, int pictures)
 {
@@ -199,14 +253,15 @@ static void md_hops(FILE *f, const struct calvin_chain_spec *spec,
 	}
 	if (pictures)
 		fprintf(f, "\n![residence per hop](residence.svg)\n");
-	fprintf(f, "\n## Links\n\nFrom one hop's t_out to the next hop's t_in; only between "
-		   "hops on the same clock.\n\n");
+	fprintf(f, "\n## Links\n\nFrom one hop's t_out to the next hop's t_in: exact between "
+		   "hops on one clock, estimated across clock domains.\n\n");
 	md_table_head(f, "link");
 	for (i = 0; i <= r->nr_pos; i++) {
-		calvin_report_link_label(spec, r, i, label);
+		link_label(spec, r, i, label);
 		md_row(f, label, i == r->nr_pos ? &r->link_out : &r->pos[i].link_in,
 		       calvin_link_invalid(r, i));
 	}
+	md_clocks(f, spec, r);
 	if (pictures && valid_links(r))
 		fprintf(f, "\n![link times](links.svg)\n");
 }
@@ -231,8 +286,11 @@ static void md_files(FILE *f, int pictures)
 		   "same report as `calvin probe` prints it\n- `samples.csv`: one row per probe "
 		   "that came back: seq, send and receive times (ns, host CLOCK_MONOTONIC), RTT, "
 		   "hop records, then `res_i` (residence at hop i of the tables above, in order) "
-		   "and `link_i` (link i); empty where a probe took another path or a link "
-		   "cannot be measured\n- `plot.gp`: the gnuplot script that draws the "
+		   "and `link_i` (link i; across clock domains an estimate, see `clocks.csv`); "
+		   "empty where a probe took another path or a link cannot be measured\n- "
+		   "`clocks.csv`: one row per link across clock domains: the offset used, its "
+		   "bound and source, or why it was not estimated\n- `plot.gp`: the gnuplot script "
+		   "that draws the "
 		   "pictures (`gnuplot plot.gp`)\n");
 	if (!pictures)
 		fprintf(f, "\nNo pictures: gnuplot was not available or failed; run `gnuplot "
@@ -389,7 +447,7 @@ static void gp_boxes(FILE *f, const struct calvin_chain_spec *spec,
 		if (!box_shown(r, i, links))
 			continue;
 		if (links)
-			calvin_report_link_label(spec, r, i, label);
+			link_label(spec, r, i, label);
 		else
 			calvin_report_hop_label(spec, r, i, label);
 		unpad(label);
