@@ -30,8 +30,8 @@ hop_clock() { # SPACE DIR: the clock domain of that hop of the report
 	done
 }
 [ "$(hop_clock user fwd)" = 2 ] || fail "fwd-u's hops do not carry its VM's clock domain"
-grep -q '"reason": "different clock domains: two VMs"' "$TMP/probe.json" ||
-	fail "the report does not say why the VM-to-VM link is missing"
+grep -q '"estimated": true' "$TMP/probe.json" ||
+	fail "the report does not estimate the links across the VMs' clock domains"
 
 $CALVIN exec $C server -- sockperf server -i 10.70.0.2 -p 11111 >"$TMP/server.log" 2>&1 &
 SERVER=$!
