@@ -24,6 +24,9 @@ check_dir() { # DIR PROBES
 	# every row of the full path has 4 residences and 5 links, all numbers
 	awk -F, 'NR > 1 && $5 == 4 { for (i = 6; i <= 14; i++) if ($i !~ /^[0-9]+$/) bad++ }
 		END { exit bad > 0 }' "$d/samples.csv" || fail "$d/samples.csv has empty hop cells"
+	# one clock domain (namespaces share the host's clock): no link estimated
+	[ "$(cat "$d/clocks.csv")" = "link,link_back,from,to,estimated,source,offset_ns,bound_ns,rtt_min_ns,samples,moved_ns,inconsistent,reason" ] ||
+		fail "$d/clocks.csv is not the header alone: $(cat "$d/clocks.csv")"
 	grep -q '^\*\*Verdict: ' "$d/report.md" || fail "report.md has no verdict"
 	grep -q '](rtt-cdf.svg)' "$d/report.md" || fail "report.md does not show the CDF"
 }
@@ -32,6 +35,14 @@ $CALVIN up "$SPEC" >/dev/null || fail "calvin up failed"
 $CALVIN probe -c 500 -r 1000 -o "$TMP/p" $C >"$TMP/out" 2>"$TMP/err" || fail "probe -o failed"
 check_dir "$TMP/p" 500
 grep -q "probes:" "$TMP/err" && fail "progress shown without a terminal"
+# the host's clock, as chrony keeps it: a line where chrony is installed
+# (whether chronyd runs or not), none where it is not
+if [ -x /usr/bin/chronyc ] || [ -x /usr/sbin/chronyc ]; then
+	grep -q "^host clock: " "$TMP/out" || fail "no host clock line with chrony installed"
+else
+	grep -q "^host clock" "$TMP/out" && fail "a host clock line without chrony: $(grep '^host clock' "$TMP/out")"
+	echo "chrony is not installed here: the report has no host clock line (as it should)"
+fi
 
 # on a terminal, a run of 2 s shows its progress
 script -qec "$CALVIN probe -c 2000 -r 1000 $C" /dev/null >"$TMP/tty" ||

@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "host_clock.h"
 #include "isolate/isolate.h"
 #include "jout.h"
 #include "measure/measure.h"
@@ -126,7 +127,7 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 {
 	struct calvin_probe_opts o = { 0 };
 	struct calvin_probe_result *r;
-	char platform[512];
+	char platform[512], host_clock[256];
 	FILE *raw = NULL;
 	int err, saved, rc = 0;
 
@@ -170,6 +171,7 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 	err = calvin_probe_run(&o, r);
 	node_leave(saved);
 	r->platform = backend_describe(spec, platform, sizeof(platform));
+	r->host_clock = host_clock_describe(host_clock, sizeof(host_clock));
 	r->nr_degraded = chain_degraded(spec->name, r->degraded);
 	if (err) {
 		calvin_err("probe of chain '%s' failed: %s", spec->name, strerror(-err));

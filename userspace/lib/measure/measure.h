@@ -209,6 +209,25 @@ void calvin_clock_finish(struct calvin_probe_result *r);
 const struct calvin_link_clock *calvin_link_estimated(const struct calvin_probe_result *r,
 						      unsigned int k);
 
+/* ==== chrony.c ==== */
+
+/* A host's clock as chrony keeps it (`chronyc -c tracking`). */
+struct calvin_chrony_tracking {
+	char reference[64]; /* its reference's name or address ([A-Za-z0-9.:_-] only) */
+	unsigned int stratum;
+	int64_t offset_ns; /* system time minus chrony's true time (being slewed away) */
+	/* the clock's error against its reference at most: |offset| + root
+	 * dispersion + root delay / 2 */
+	uint64_t bound_ns;
+};
+
+/* Read chronyc's one line. 0; -ENOLINK (parsed, but chrony is not
+ * synchronised: out is filled, do not use its bound); -EINVAL (not
+ * chronyc's line). why says what, in words of calvin's own (none of the
+ * line is repeated). */
+int calvin_chrony_tracking_parse(const char *line, struct calvin_chrony_tracking *out, char *why,
+				 size_t whylen);
+
 /* ==== probe_stats.c ==== */
 
 /* Probe results and the per-reply accounting that fills them. Pure code.
@@ -258,6 +277,8 @@ struct calvin_probe_result {
 	/* what the nodes are, when the report must say it (VMs under an
 	 * emulator: timings are emulated); NULL: nothing to say */
 	const char *platform;
+	/* how the host's clock is kept (chrony), when known; NULL: not */
+	const char *host_clock;
 	uint64_t tx_fallback; /* unique replies whose send time is user space */
 	uint64_t rx_fallback; /* unique replies whose receive time is user space */
 

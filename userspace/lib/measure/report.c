@@ -80,6 +80,8 @@ static void text_header(FILE *f, const struct calvin_chain_spec *spec,
 	fprintf(f, ")\n");
 	if (r->platform)
 		fprintf(f, "nodes: %s\n", r->platform);
+	if (r->host_clock)
+		fprintf(f, "%s\n", r->host_clock);
 }
 
 static void text_rtt(FILE *f, const struct calvin_probe_result *r)
@@ -307,6 +309,8 @@ struct json_object *calvin_report_jobj(const struct calvin_chain_spec *spec,
 		jw_str(o, "bad_replies_first", r->bad_why);
 	if (r->platform)
 		jw_str(o, "platform", r->platform);
+	if (r->host_clock)
+		jw_str(o, "host_clock", r->host_clock);
 	jw_add(o, "rtt_ns", json_hist(&r->rtt));
 	jw_add(o, "hops", json_hops(spec, r));
 	jw_add(o, "links", json_links(spec, r));
