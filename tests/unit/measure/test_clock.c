@@ -399,6 +399,13 @@ static void test_clock_report(void **state)
 				     "smallest round trip 4.00us of 10 probes)\n"));
 	assert_non_null(strstr(text, "  VM fwd-u - VM fwd-k +8.000000600s ±1.10us (in band"));
 	free(text);
+	/* over budget: the largest share, a link across domains, says so */
+	fx->spec.budget_ns = 1000;
+	text = report(fx, 0);
+	assert_non_null(strstr(text, "largest share: link probe -> fwd-k: p99 2.00us (estimated "
+				     "±2.00us), 23% of the p99 RTT 8.60us\n"));
+	free(text);
+	fx->spec.budget_ns = 350000;
 	text = report(fx, 1);
 	assert_non_null(strstr(text, "\"estimated\": true,"));
 	assert_non_null(strstr(text, "\"bound_ns\": 2000"));

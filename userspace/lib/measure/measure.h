@@ -407,12 +407,15 @@ struct calvin_share {
 	bool link;		      /* a link; else a hop's residence */
 	char label[CALVIN_LABEL_LEN]; /* "fwd-u (user) ->", "fwd-u -> server -> fwd-u" */
 	uint64_t p99_ns;	      /* its p99 */
+	uint64_t bound_ns;	      /* a link across clock domains: its bound; 0: exact */
 	uint64_t rtt_p99_ns;	      /* the p99 RTT */
 };
 /* 0 and *out, or -ENOENT when no reply or no hop or link was measured. */
 int calvin_report_largest_share(const struct calvin_chain_spec *spec,
 				const struct calvin_probe_result *r, struct calvin_share *out);
-/* "link fwd-u -> server -> fwd-u: p99 8.35us, 39% of the p99 RTT 21.2us" */
+/* "link fwd-u -> server -> fwd-u: p99 8.35us, 39% of the p99 RTT 21.2us";
+ * a link across clock domains "link fwd-k -> fwd-u: p99 1.44ms (estimated
+ * ±114us), ..." */
 void calvin_share_text(const struct calvin_share *s, char *buf, size_t len);
 /* The lines after the verdict: the largest share when the chain is not
  * within budget, and one "placement: ..." line per VNF the plan

@@ -56,6 +56,8 @@ int calvin_report_largest_share(const struct calvin_chain_spec *spec,
 		return -ENOENT;
 	memset(out, 0, sizeof(*out));
 	out->link = best >= r->nr_pos;
+	if (out->link && calvin_link_estimated(r, best - r->nr_pos))
+		out->bound_ns = calvin_link_estimated(r, best - r->nr_pos)->bound;
 	if (out->link)
 		calvin_report_link_label(spec, r, best - r->nr_pos, out->label);
 	else
@@ -68,11 +70,15 @@ int calvin_report_largest_share(const struct calvin_chain_spec *spec,
 
 void calvin_share_text(const struct calvin_share *s, char *buf, size_t len)
 {
-	char d1[CALVIN_DUR_LEN], d2[CALVIN_DUR_LEN];
+	char d1[CALVIN_DUR_LEN], d2[CALVIN_DUR_LEN], d3[CALVIN_DUR_LEN] = "";
 	double pct = s->rtt_p99_ns ? 100.0 * (double)s->p99_ns / (double)s->rtt_p99_ns : 0;
 
-	snprintf(buf, len, "%s %s: p99 %s, %.0f%% of the p99 RTT %s", s->link ? "link" : "hop",
-		 s->label, calvin_fmt_ns(d1, s->p99_ns), pct, calvin_fmt_ns(d2, s->rtt_p99_ns));
+	if (s->bound_ns)
+		snprintf(d3, sizeof(d3), "%s", calvin_fmt_ns(d1, s->bound_ns));
+	snprintf(buf, len, "%s %s: p99 %s%s%s%s, %.0f%% of the p99 RTT %s",
+		 s->link ? "link" : "hop", s->label, calvin_fmt_ns(d1, s->p99_ns),
+		 s->bound_ns ? " (estimated ±" : "", d3, s->bound_ns ? ")" : "", pct,
+		 calvin_fmt_ns(d2, s->rtt_p99_ns));
 }
 
 void calvin_report_notes_text(FILE *f, const struct calvin_chain_spec *spec,
@@ -119,6 +125,8 @@ void calvin_report_notes_jadd(struct json_object *o, const struct calvin_chain_s
 		jw_str(share, "kind", s.link ? "link" : "hop");
 		jw_str(share, "label", s.label);
 		jw_u64(share, "p99_ns", s.p99_ns);
+		if (s.bound_ns)
+			jw_u64(share, "bound_ns", s.bound_ns);
 		jw_u64(share, "rtt_p99_ns", s.rtt_p99_ns);
 		jw_add(o, "largest_share", share);
 	}
