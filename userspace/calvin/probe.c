@@ -433,6 +433,8 @@ static void probe_free(struct probe_run *p)
 static void result_setup(const struct calvin_probe_opts *o, struct calvin_probe_result *r,
 			 uint32_t session)
 {
+	unsigned int i;
+
 	calvin_probe_result_init(r);
 	r->count = o->count;
 	r->rate = o->rate;
@@ -441,6 +443,12 @@ static void result_setup(const struct calvin_probe_opts *o, struct calvin_probe_
 	r->max_hops = o->max_hops;
 	r->session = session;
 	r->ts_source = CALVIN_TS_KERNEL;
+	for (i = 0; i < o->nr_refs; i++)
+		if (calvin_clock_ref_add(r, &o->refs[i]))
+			calvin_err(
+			    "probe: clock offset %u of %u not used (one pair twice, or more than "
+			    "%u)",
+			    i + 1, o->nr_refs, CALVIN_MAX_CLOCK_REFS);
 }
 
 int calvin_probe_run(const struct calvin_probe_opts *o, struct calvin_probe_result *r)

@@ -32,6 +32,11 @@ struct calvin_probe_opts {
 	FILE *raw;
 	/* show how far the run is on stderr (a terminal) after its first second */
 	bool progress;
+	/* offsets between clock domains known better than in band (chrony,
+	 * PTP, ptp_kvm): used for the links between them where their bound is
+	 * smaller (measure.h, calvin_clock_ref) */
+	const struct calvin_clock_ref *refs;
+	unsigned int nr_refs;
 };
 
 /* Run the probes and fill r (initialised here; see calvin_probe_result_new()).

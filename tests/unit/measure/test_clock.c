@@ -353,6 +353,16 @@ static void test_clock_better_source(void **state)
 	uint32_t s;
 	char *text;
 
+	/* fwd-k's VM to the host, and the host to fwd-u's VM, end to end */
+	struct calvin_clock_ref k_h = { 1, 0, boot[1], 30, "ptp_kvm" },
+				h_u = { 0, 2, -boot[2], 50, "ptp_kvm" }, k_u;
+
+	assert_int_equal(calvin_clock_ref_chain(&k_h, &h_u, "ptp_kvm via host", &k_u), 0);
+	assert_int_equal(k_u.from, 1);
+	assert_int_equal(k_u.to, 2);
+	assert_int_equal(k_u.offset_ns, boot[1] - boot[2]);
+	assert_int_equal(k_u.bound_ns, 80);
+	assert_int_equal(calvin_clock_ref_chain(&h_u, &k_h, "x", &k_u), -EINVAL);
 	assert_int_equal(calvin_clock_ref_add(fx->r, &good), 0);
 	assert_int_equal(calvin_clock_ref_add(fx->r, &poor), 0);
 	assert_int_equal(calvin_clock_ref_add(fx->r, &good), -EEXIST);

@@ -63,6 +63,21 @@ int calvin_clock_ref_add(struct calvin_probe_result *r, const struct calvin_cloc
 	return 0;
 }
 
+int calvin_clock_ref_chain(const struct calvin_clock_ref *ab, const struct calvin_clock_ref *bc,
+			   const char *source, struct calvin_clock_ref *ac)
+{
+	if (ab->to != bc->from || ab->from == bc->to)
+		return -EINVAL;
+	ac->from = ab->from;
+	ac->to = bc->to;
+	/* (b - a) + (c - b); each error at most its bound, so the sum's at
+	 * most the sum of the bounds */
+	ac->offset_ns = ab->offset_ns + bc->offset_ns;
+	ac->bound_ns = ab->bound_ns + bc->bound_ns;
+	ac->source = source;
+	return 0;
+}
+
 void calvin_clock_learn(struct calvin_probe_result *r)
 {
 	unsigned int k;

@@ -197,6 +197,12 @@ struct calvin_probe_result;
  * accounted. 0, -EINVAL (one domain twice, no source), -EEXIST (that
  * pair has one), -ENOSPC (CALVIN_MAX_CLOCK_REFS). */
 int calvin_clock_ref_add(struct calvin_probe_result *r, const struct calvin_clock_ref *ref);
+/* Two offsets end to end, a -> b and b -> c, as one a -> c: a guest's
+ * clock to its host's (ptp_kvm), that host's to another's (chrony or PTP
+ * on both), that host's to its guest's. The bounds add up. 0, or -EINVAL
+ * when ab does not end where bc starts (or they make a circle). */
+int calvin_clock_ref_chain(const struct calvin_clock_ref *ab, const struct calvin_clock_ref *bc,
+			   const char *source, struct calvin_clock_ref *ac);
 /* For the accounting (probe_stats.c): when the path is learned, per link
  * of a reply on it (raw: every link's t_in - t_out, h: link k's
  * histogram), and at the end (offsets, bounds, link times shifted). */
