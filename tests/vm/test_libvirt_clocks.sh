@@ -10,8 +10,10 @@
 # their timers from it), so that offset holds still between runs. The
 # test checks what follows: every run's offset range [t3 - t4, t2 - t1]
 # meets every other's, and the estimates of separate runs differ by less
-# than their bounds. It prints the figure: each pair's offset and bound,
-# the median of the runs.
+# than their bounds, so the truth lies where every run's offset +- bound
+# meets: the test prints that interval and how far from it, at most, any
+# run's estimate is (its error against the truth, at most). It prints the
+# figure: each pair's offset and bound, the median of the runs.
 . "$(dirname "$0")/libvirt.sh"
 require_libvirt
 C=t-clk
@@ -88,7 +90,17 @@ for p in 0 1; do
 					if (d > b[i] + b[j]) { printf "runs %d and %d differ by %d ns, more than their bounds %d + %d\n", j, i, d, b[i], b[j]; bad = 1 }
 				}
 			}
-			printf "%s: the runs' offsets lie within %d ns of each other\n", name, spread
+			printf "%s: the offsets of the runs lie within %d ns of each other\n", name, spread
+			# the constant truth is in the offset +- bound of every run
+			for (i = 1; i <= NR; i++) {
+				if (i == 1 || off[i] - b[i] > lo) lo = off[i] - b[i]
+				if (i == 1 || off[i] + b[i] < hi) hi = off[i] + b[i]
+			}
+			for (i = 1; i <= NR; i++) {
+				e = off[i] - lo; if (hi - off[i] > e) e = hi - off[i]
+				if (e > err) err = e
+			}
+			printf "%s: the truth lies in [%.0f, %.0f] (%d ns wide); no run is further from it than %d ns\n", name, lo, hi, hi - lo, err
 			exit bad
 		}' "$TMP/pair$p" || fail "$name: the estimates of separate runs disagree beyond their bounds"
 	mid=$(((RUNS + 1) / 2))
