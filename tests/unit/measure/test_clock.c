@@ -121,6 +121,10 @@ static void test_clock_known_offset(void **state)
 
 	for (s = 0; s < 10; s++)
 		vm_reply(fx, s, 1000000 * (s + 1), &base_delays, 50 * (s % 5), 0);
+	/* before the end, a link across domains holds raw values: not shown */
+	assert_null(calvin_link_estimated(r, 0));
+	assert_string_equal(calvin_link_invalid(r, 0), "different clock domains, not estimated "
+						       "yet: the run has not finished");
 	finish(fx, 10);
 
 	/* probe -> fwd-k and back: host and fwd-k's VM */

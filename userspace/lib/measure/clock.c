@@ -90,6 +90,10 @@ void calvin_clock_learn(struct calvin_probe_result *r)
 		c->to = clock_to(r, k);
 		c->cross = c->from != c->to;
 		c->back = c->cross ? link_back(r, k) : -1;
+		/* until calvin_clock_finish(), its histogram holds raw values */
+		c->why = c->cross ? "different clock domains, not estimated yet: the run has not "
+				    "finished"
+				  : NULL;
 		c->lo = INT64_MIN;
 		c->hi = INT64_MAX;
 		c->rtt_min = UINT64_MAX;
