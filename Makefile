@@ -54,7 +54,8 @@ AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/%.o)
 AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.o
 # bench/calvin/: the modes of `calvin bench`, linked into calvin.
 CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
-	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c bench/calvin/*.c \
+	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c userspace/calvin/chain/*.c \
+	bench/calvin/*.c \
 	userspace/calvin/nl/*.c userspace/calvin/events/*.c) \
 	$(LOADER_SRCS) \
 	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
@@ -177,8 +178,10 @@ $(B)/userspace/calvin/libvirt/%.o: userspace/calvin/libvirt/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(call pc,--cflags libvirt) -MMD -MP -c $< -o $@
 
+# calvin.objs names its objects for tests/unit/lib_acyclic.sh.
 $(B)/calvin: $(CALVIN_OBJS) $(B)/lib/libcalvin.a
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl) $(LIB_LDLIBS)
+	printf '%s\n' $(CALVIN_OBJS) >$(B)/calvin.objs
 
 # DPDK's headers need their own flags; only userspace/vnf/ sees them.
 $(B)/userspace/vnf/%.o: userspace/vnf/%.c

@@ -254,10 +254,6 @@ void bench_describe_machine(struct bench *b);
 
 /* ---- the modes ---- */
 
-/* The intervals of the latency tables: 1000 resamples, blocks of 32
- * consecutive probes, 95% (pinning.c). */
-extern const struct calvin_bootstrap bench_bootstrap;
-
 int bench_baseline(struct bench *b);
 int bench_pinning(struct bench *b);
 int bench_wakeup(struct bench *b);

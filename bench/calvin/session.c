@@ -21,6 +21,7 @@
 
 #include "backend.h"
 #include "bench.h"
+#include "chain/chain.h"
 #include "isolate/isolate.h"
 #include "jout.h"
 #include "probe.h"

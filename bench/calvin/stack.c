@@ -24,6 +24,7 @@
 #include "backend.h"
 #include "bench.h"
 #include "bench/lib/bench_lib.h"
+#include "chain/chain.h"
 #include "netns/netns.h"
 #include "nl/nl.h"
 #include "util.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chain/chain.h"
 #include "commands.h"
 #include "jout.h"
 #include "state.h"

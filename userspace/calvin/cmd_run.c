@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "chain/chain.h"
 #include "commands.h"
 #include "jout.h"
 #include "outdir.h"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "chain/chain.h"
 #include "commands.h"
 #include "isolate/isolate.h"
 #include "jout.h"

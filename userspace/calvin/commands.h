@@ -106,9 +106,6 @@ int check_name(const char *what, const char *name);
 /* The key files of a spec's encrypt/decrypt VNFs are there, safe and
  * well-formed; prints the error line itself. Needs no root. */
 int check_key_files(const struct calvin_chain_spec *spec);
-/* The guest image a libvirt chain names holds a kernel and an initramfs:
- * 0, or CALVIN_EXIT_USAGE with the error printed at the image value. */
-int check_vm_image(const struct calvin_chain_spec *spec);
 /* Refuse politely unless root. */
 int need_root(const char *what);
 /* Everything `up` checks before the first resource exists, but the plan:
@@ -143,13 +140,6 @@ int check_probe_size(const struct calvin_chain_spec *spec, unsigned int size);
 int chain_up(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text);
 /* Apply changed kernel VNF parameters to a deployed chain (re-up). */
 int chain_update(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text);
-/* Tear a chain down (returns an exit code; harmless when not deployed). */
-int chain_down(const char *chain);
-struct node_backend;
-struct chain_state;
-/* Undo what a journal names: isolation, then the backend's resources.
- * 0 or -errno. */
-int chain_undo(const struct node_backend *be, struct chain_state *s);
 /* What the plan of a deployed chain degraded, as its plan record says,
  * into d (CALVIN_MAX_VNFS entries): how many (0 without a record). */
 unsigned int chain_degraded(const char *chain, struct calvin_degraded *d);

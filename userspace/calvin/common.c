@@ -62,30 +62,12 @@ int check_key_files(const struct calvin_chain_spec *spec)
 	return spec_files_check(calvin_spec_check_key_files, spec);
 }
 
-int check_vm_image(const struct calvin_chain_spec *spec)
-{
-	return spec_files_check(calvin_spec_check_image, spec);
-}
-
 int need_root(const char *what)
 {
 	if (geteuid() == 0)
 		return 0;
 	calvin_err("%s needs root (network namespaces, XDP, bpffs); run it as root", what);
 	return CALVIN_EXIT_USAGE;
-}
-
-int host_cannot(const struct calvin_chain_spec *spec, const char *fmt, ...)
-{
-	char why[CALVIN_ERR_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	calvin_err("%s: chain %s is valid, but this host cannot run it: %s", spec->path, spec->name,
-		   why);
-	return CALVIN_EXIT_HOST;
 }
 
 /* The host to plan for: "/", or a tree that looks like one (tests). */

@@ -9,8 +9,6 @@
 #include "util.h"
 #include "util/util.h"
 
-bool calvin_json;
-
 static int cmd_help(const struct cmd_args *a);
 
 #define PROBE_OPTIONS_USAGE                                                                        \

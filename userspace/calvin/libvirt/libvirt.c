@@ -46,8 +46,12 @@ static int check_image(const struct calvin_chain_spec *s)
 {
 	char dir[PATH_MAX], why[PATH_MAX + 128];
 
-	if (s->libvirt.image[0])
-		return check_vm_image(s);
+	if (s->libvirt.image[0]) {
+		if (!calvin_spec_check_image(s, why, sizeof(why)))
+			return 0;
+		calvin_err_line(why);
+		return CALVIN_EXIT_USAGE;
+	}
 	lv_image(s, dir, sizeof(dir));
 	if (!calvin_vm_image_check(dir, why, sizeof(why)))
 		return 0;

@@ -6,12 +6,13 @@
 
 #include "backend.h"
 
-/* node.c */
+/* iface.c */
 int xdp_intent(struct deploy *d, const char *node, const char *ifname);
 int node_mac_of(const char *chain, const char *node, const char *ifname, uint8_t mac[6]);
+int node_pass_attach(struct deploy *d, const char *node, const char *ifname);
+/* node.c */
 int netns_endpoint(struct deploy *d, const char *node, const char *ifname, const char *addr,
 		   const char *far_addr, const uint8_t hop_mac[6]);
-int node_pass_attach(struct deploy *d, const char *node, const char *ifname);
 /* kvnf.c */
 int netns_kernel_node(struct deploy *d, unsigned int node);
 /* vnf.c */
