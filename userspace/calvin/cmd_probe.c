@@ -193,10 +193,9 @@ close_raw:
 	return rc;
 }
 
-int cmd_probe(const struct cmd_args *a)
+static int probe_spec(const struct cmd_args *a, struct calvin_chain_spec *spec)
 {
 	struct outdir dir = { .fd = -1 };
-	struct calvin_chain_spec spec;
 	struct probe_args merged;
 	int rc;
 
@@ -206,17 +205,22 @@ int cmd_probe(const struct cmd_args *a)
 	if (!rc)
 		rc = need_root("calvin probe");
 	if (!rc)
-		rc = deployed_spec(a->arg[0], &spec);
+		rc = deployed_spec(a->arg[0], spec);
 	/* the report folder is taken before a probe is sent */
 	if (!rc && a->probe.outdir)
 		rc = outdir_open(&dir, a->probe.outdir);
 	if (rc)
 		return rc;
-	probe_args_apply(&spec, &a->probe, &merged);
+	probe_args_apply(spec, &a->probe, &merged);
 	merged.dir = a->probe.outdir ? &dir : NULL;
 	/* Ctrl-C ends the probes early; the report shows what they measured */
 	catch_quit_signals();
-	rc = chain_probe(&spec, &merged);
+	rc = chain_probe(spec, &merged);
 	outdir_close(&dir);
 	return calvin_quit ? quit_status() : rc;
+}
+
+int cmd_probe(const struct cmd_args *a)
+{
+	return with_spec(probe_spec, a);
 }

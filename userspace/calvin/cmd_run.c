@@ -29,18 +29,17 @@ static int refuse_deployed(const struct calvin_chain_spec *spec)
 	return CALVIN_EXIT_USAGE;
 }
 
-int cmd_run(const struct cmd_args *a)
+static int run_spec(const struct cmd_args *a, struct calvin_chain_spec *spec)
 {
 	struct outdir dir = { .fd = -1 };
-	struct calvin_chain_spec spec;
 	struct calvin_spec_text text;
 	struct probe_args merged;
 	int rc, down;
 
-	rc = load_spec_text(a->arg[0], &spec, &text);
+	rc = load_spec_text(a->arg[0], spec, &text);
 	if (rc)
 		return rc;
-	rc = refuse_deployed(&spec);
+	rc = refuse_deployed(spec);
 	if (!rc)
 		rc = need_root("calvin run");
 	/* a report folder calvin may not write is refused before the chain
@@ -49,27 +48,32 @@ int cmd_run(const struct cmd_args *a)
 		rc = outdir_open(&dir, a->probe.outdir);
 	if (!rc) {
 		catch_quit_signals();
-		rc = chain_up(&spec, &text);
+		rc = chain_up(spec, &text);
 	}
 	calvin_spec_text_free(&text);
 	if (rc) {
 		outdir_close(&dir);
-		jw_str(jout(), "chain", spec.name);
+		jw_str(jout(), "chain", spec->name);
 		jw_bool(jout(), "up", false);
 		return rc;
 	}
-	probe_args_apply(&spec, &a->probe, &merged);
+	probe_args_apply(spec, &a->probe, &merged);
 	merged.dir = a->probe.outdir ? &dir : NULL;
 	/* a signal between up and the first probe: nothing to measure */
-	rc = calvin_quit ? 0 : chain_probe(&spec, &merged);
+	rc = calvin_quit ? 0 : chain_probe(spec, &merged);
 	fflush(stdout);
 	outdir_close(&dir);
-	down = chain_down(spec.name);
+	down = chain_down(spec->name);
 	jw_bool(jout(), "down", !down);
 	if (calvin_quit) {
-		calvin_err("interrupted; chain %s is %s", spec.name,
+		calvin_err("interrupted; chain %s is %s", spec->name,
 			   down ? "not fully down: run 'calvin down' again" : "down");
 		return quit_status();
 	}
 	return rc ? rc : down;
+}
+
+int cmd_run(const struct cmd_args *a)
+{
+	return with_spec(run_spec, a);
 }

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -282,13 +283,12 @@ static int plan_and_journal(struct deploy *d, struct calvin_plan *plan)
 }
 
 static int chain_up_keyed(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text,
-			  struct calvin_keyring *keys)
+			  struct calvin_keyring *keys, struct chain_state *state)
 {
 	const struct node_backend *be = backend_of(spec);
-	struct chain_state state;
 	struct calvin_plan plan;
 	struct deploy d = {
-		.spec = spec, .text = text, .state = &state, .plan = &plan, .keys = keys
+		.spec = spec, .text = text, .state = state, .plan = &plan, .keys = keys
 	};
 	char unchecked[256];
 	int rc, err, lock;
@@ -328,13 +328,13 @@ static int chain_up_keyed(const struct calvin_chain_spec *spec, const struct cal
 	if (err) {
 		/* nothing half-created: undo what the journal says was started,
 		 * and keep the journal for `down` if some of it would not go */
-		left = chain_undo(be, &state) != 0;
-		state_close(&state, !left);
+		left = chain_undo(be, state) != 0;
+		state_close(state, !left);
 		if (calvin_quit)
 			return interrupted(spec, left);
 		return err == -EOPNOTSUPP ? CALVIN_EXIT_USAGE : CALVIN_EXIT_FAIL;
 	}
-	state_close(&state, false);
+	state_close(state, false);
 	print_up(&d);
 	return 0;
 }
@@ -342,31 +342,42 @@ static int chain_up_keyed(const struct calvin_chain_spec *spec, const struct cal
 int chain_up(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text)
 {
 	struct calvin_keyring keys = { 0 };
+	/* the journal is most of a quarter megabyte: not on the stack */
+	struct chain_state *state = calloc(1, sizeof(*state));
 	int rc;
 
-	rc = chain_up_keyed(spec, text, &keys);
+	if (!state) {
+		calvin_err("out of memory for the journal of chain %s", spec->name);
+		return CALVIN_EXIT_FAIL;
+	}
+	rc = chain_up_keyed(spec, text, &keys, state);
 	calvin_keyring_clear(&keys);
+	free(state);
+	return rc;
+}
+
+static int up_spec(const struct cmd_args *a, struct calvin_chain_spec *spec)
+{
+	struct calvin_spec_text text;
+	int rc;
+
+	rc = load_spec_text(a->arg[0], spec, &text);
+	if (rc)
+		return rc;
+	rc = admit_check(spec, a);
+	if (rc)
+		goto out;
+	catch_quit_signals();
+	jw_str(jout(), "chain", spec->name);
+	rc = chain_up(spec, &text);
+	if (!rc && a->admit)
+		rc = chain_admit(spec, &a->probe);
+out:
+	calvin_spec_text_free(&text);
 	return rc;
 }
 
 int cmd_up(const struct cmd_args *a)
 {
-	struct calvin_chain_spec spec;
-	struct calvin_spec_text text;
-	int rc;
-
-	rc = load_spec_text(a->arg[0], &spec, &text);
-	if (rc)
-		return rc;
-	rc = admit_check(&spec, a);
-	if (rc)
-		goto out;
-	catch_quit_signals();
-	jw_str(jout(), "chain", spec.name);
-	rc = chain_up(&spec, &text);
-	if (!rc && a->admit)
-		rc = chain_admit(&spec, &a->probe);
-out:
-	calvin_spec_text_free(&text);
-	return rc;
+	return with_spec(up_spec, a);
 }

@@ -94,6 +94,12 @@ int bench_option(struct cmd_args *a, int c, const char *arg);
 /* -j on any subcommand */
 extern bool calvin_json;
 
+/* A zeroed spec on the heap (free() it), or NULL after one line. */
+struct calvin_chain_spec *spec_new(void);
+/* fn with a zeroed spec on the heap (268 KiB: never a local variable, see
+ * FRAME_MAX in the Makefile); 1 after one line when there is no memory. */
+int with_spec(int (*fn)(const struct cmd_args *a, struct calvin_chain_spec *spec),
+	      const struct cmd_args *a);
 /* Load and check a spec file; prints the one error line itself. */
 int load_spec(const char *path, struct calvin_chain_spec *spec);
 /* The same, and the bytes it was parsed from (resolved: key files named by

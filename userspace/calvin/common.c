@@ -13,6 +13,34 @@
 #include "state.h"
 #include "util.h"
 
+#ifdef CALVIN_FRAME_MAX
+_Static_assert(sizeof(struct calvin_chain_spec) > CALVIN_FRAME_MAX,
+	       "the chain spec fits under the Makefile's FRAME_MAX: lower it, or a spec on a stack "
+	       "goes unseen");
+#endif
+
+struct calvin_chain_spec *spec_new(void)
+{
+	struct calvin_chain_spec *spec = calloc(1, sizeof(*spec));
+
+	if (!spec)
+		calvin_err("out of memory for a chain spec");
+	return spec;
+}
+
+int with_spec(int (*fn)(const struct cmd_args *a, struct calvin_chain_spec *spec),
+	      const struct cmd_args *a)
+{
+	struct calvin_chain_spec *spec = spec_new();
+	int rc;
+
+	if (!spec)
+		return CALVIN_EXIT_FAIL;
+	rc = fn(a, spec);
+	free(spec);
+	return rc;
+}
+
 int load_spec(const char *path, struct calvin_chain_spec *spec)
 {
 	char err[CALVIN_ERR_MAX];
