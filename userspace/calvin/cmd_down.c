@@ -53,9 +53,12 @@ const struct option down_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int down_option(struct cmd_args *a, int c, const char *arg)
+/* down's own: --all */
+static bool all;
+
+int down_option(int c, const char *arg)
 {
-	a->all = true;
+	all = true;
 	return 0;
 }
 
@@ -63,20 +66,20 @@ int cmd_down(const struct cmd_args *a)
 {
 	int rc;
 
-	if (a->all == (a->nr == 1)) {
+	if (all == (a->nr == 1)) {
 		calvin_err("usage: calvin down CHAIN | --all");
 		return CALVIN_EXIT_USAGE;
 	}
-	rc = a->all ? 0 : check_name("chain", a->arg[0]);
+	rc = all ? 0 : check_name("chain", a->arg[0]);
 	if (!rc)
 		rc = need_root("calvin down");
 	if (!rc)
 		rc = state_dir_check(false);
 	if (rc)
 		return rc;
-	if (!a->all)
+	if (!all)
 		jw_str(jout(), "chain", a->arg[0]);
-	rc = a->all ? down_all() : chain_down(a->arg[0]);
+	rc = all ? down_all() : chain_down(a->arg[0]);
 	jw_bool(jout(), "down", !rc);
 	return rc;
 }

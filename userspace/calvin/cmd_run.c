@@ -17,6 +17,14 @@
 
 /* `run` deploys a chain of its own and removes it at the end: one that is
  * up already is someone's, and must not be taken down by it. */
+/* run's own: the probe options */
+static struct probe_args given;
+
+int run_option(int c, const char *arg)
+{
+	return probe_args_option(&given, c, arg);
+}
+
 static int refuse_deployed(const struct calvin_chain_spec *spec)
 {
 	char path[PATH_MAX];
@@ -44,8 +52,8 @@ static int run_spec(const struct cmd_args *a, struct calvin_chain_spec *spec)
 		rc = need_root("calvin run");
 	/* a report folder calvin may not write is refused before the chain
 	 * is deployed, not after it was measured */
-	if (!rc && a->probe.outdir)
-		rc = outdir_open(&dir, a->probe.outdir);
+	if (!rc && given.outdir)
+		rc = outdir_open(&dir, given.outdir);
 	if (!rc) {
 		catch_quit_signals();
 		rc = chain_up(spec, &text);
@@ -57,8 +65,8 @@ static int run_spec(const struct cmd_args *a, struct calvin_chain_spec *spec)
 		jw_bool(jout(), "up", false);
 		return rc;
 	}
-	probe_args_apply(spec, &a->probe, &merged);
-	merged.dir = a->probe.outdir ? &dir : NULL;
+	probe_args_apply(spec, &given, &merged);
+	merged.dir = given.outdir ? &dir : NULL;
 	/* a signal between up and the first probe: nothing to measure */
 	rc = calvin_quit ? 0 : chain_probe(spec, &merged);
 	fflush(stdout);

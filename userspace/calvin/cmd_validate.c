@@ -6,6 +6,7 @@
  * this host cannot run it. */
 #include <stdio.h>
 
+#include "chain/chain.h"
 #include "commands.h"
 #include "jout.h"
 #include "util.h"

@@ -127,7 +127,7 @@ static const struct calvin_cmd cmds[] = {
 		   "measured so far and tears the chain down.\n\n" PROBE_OPTIONS_USAGE,
 	  .opts = probe_options,
 	  .shortopts = PROBE_SHORTOPTS,
-	  .opt = probe_option },
+	  .opt = run_option },
 	{ .name = "bench",
 	  .run = cmd_bench,
 	  .min_args = 2,
