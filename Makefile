@@ -55,6 +55,7 @@ AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.
 # bench/calvin/: the modes of `calvin bench`, linked into calvin.
 CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
 	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c userspace/calvin/chain/*.c \
+	userspace/calvin/nodes/*.c \
 	bench/calvin/*.c \
 	userspace/calvin/nl/*.c userspace/calvin/events/*.c) \
 	$(LOADER_SRCS) \

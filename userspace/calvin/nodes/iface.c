@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "loader.h"
-#include "netns.h"
+#include "nodes.h"
 #include "util.h"
 
 /* MAC of IFNAME in NODE's namespace. */
