@@ -133,6 +133,26 @@ bool bench_stopped(void)
 	return calvin_quit != 0;
 }
 
+int bench_rounds(struct bench *b, unsigned int n, bench_round_fn one, void *arg)
+{
+	unsigned int r, j;
+	int rc = 0;
+
+	for (r = 1; !rc && r <= b->rounds && !bench_stopped(); r++)
+		for (j = 0; !rc && j < n && !bench_stopped(); j++)
+			rc = one(b, (j + r - 1) % n, r, arg);
+	return rc;
+}
+
+int bench_netns_only(const struct bench *b, const char *mode)
+{
+	if (b->spec.backend == CALVIN_BACKEND_NETNS)
+		return 0;
+	calvin_err("%s: calvin bench %s compares namespaces; use a chain with 'backend: netns'",
+		   b->spec.path, mode);
+	return CALVIN_EXIT_USAGE;
+}
+
 void bench_unpin(struct bench *b)
 {
 	sched_setaffinity(0, sizeof(b->affinity), &b->affinity);
