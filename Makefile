@@ -45,9 +45,10 @@ $(if $(LIB_DUPS),$(error libcalvin.a: two files named $(LIB_DUPS); rename one))
 LOADER_SRCS := $(filter-out %.bpf.c,$(wildcard kernel/*.c))
 # userspace/agent/: the guest agent, and the pieces the host shares with it
 # (the framed channel, the host's client, the DPDK telemetry query, the
-# pipe that hands calvin-vnf its keys, reading the kernel's text files).
+# pipe that hands calvin-vnf its keys, reading the kernel's text files,
+# starting calvin-vnf).
 AGENT_SHARED_SRCS := userspace/agent/channel.c userspace/agent/dpdk_query.c \
-	userspace/agent/sa_pipe.c userspace/agent/textfile.c
+	userspace/agent/sa_pipe.c userspace/agent/textfile.c userspace/agent/vnf_start.c
 AGENT_SRCS := userspace/agent/main.c userspace/agent/vnf.c userspace/agent/proc.c \
 	$(AGENT_SHARED_SRCS)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/%.o)
@@ -60,7 +61,7 @@ CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
 	userspace/calvin/nl/*.c userspace/calvin/events/*.c) \
 	$(LOADER_SRCS) \
 	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
-	userspace/agent/sa_pipe.c userspace/agent/textfile.c
+	userspace/agent/sa_pipe.c userspace/agent/textfile.c userspace/agent/vnf_start.c
 CALVIN_OBJS := $(CALVIN_SRCS:%.c=$(B)/%.o)
 # The chain spec is a quarter of a megabyte (268 KiB): on the heap, never
 # on a stack. The build refuses a frame that could hold one; the largest

@@ -11,6 +11,10 @@
 int netns_kernel_node(struct deploy *d, unsigned int node);
 /* vnf.c */
 int netns_user_vnf(struct deploy *d, unsigned int vnf);
+/* Start user VNF vnf on its planned CPU with the traffic keys of epoch (the
+ * first start of a deployment is epoch 1; a restart takes the next one, so
+ * no nonce repeats): journalled, in its node, ready when it returns. */
+int netns_vnf_start(struct deploy *d, unsigned int vnf, uint32_t epoch);
 /* DPDK's runtime directory of a user VNF. */
 int netns_dpdk_dir(char *out, size_t len, const char *chain, const char *vnf);
 /* run.c */
