@@ -14,13 +14,15 @@ B := build
 # Debian 12 packages the build, the tests, the run and the benchmarks need:
 # iperf3 and rt-tests (cyclictest) for calvin bench, bc and openssl for
 # bench/sharing.sh and bench/user.sh, strace for bench/updown.sh, perl for a
-# test's attacker; iproute2 and ethtool for the tests (calvin runs neither).
+# test's attacker; iproute2 and ethtool for the tests (calvin runs neither);
+# libmicrohttpd for calvin monitor's /metrics, prometheus for its test.
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libjson-c-dev libcmocka-dev \
 	libmnl-dev libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox \
 	stress-ng iperf3 rt-tests bc openssl strace perl \
 	qemu-system-x86 busybox-static cpio zstd kmod \
-	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu
+	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu \
+	libmicrohttpd-dev prometheus
 
 CC := gcc
 CLANG := clang
@@ -55,7 +57,7 @@ AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.
 # bench/calvin/: the modes of `calvin bench`, linked into calvin.
 CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
 	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c bench/calvin/*.c \
-	userspace/calvin/nl/*.c userspace/calvin/events/*.c) \
+	userspace/calvin/nl/*.c userspace/calvin/events/*.c userspace/calvin/monitor/*.c) \
 	$(LOADER_SRCS) \
 	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
 	userspace/agent/sa_pipe.c userspace/agent/textfile.c
@@ -178,7 +180,8 @@ $(B)/userspace/calvin/libvirt/%.o: userspace/calvin/libvirt/%.c
 	$(CC) $(CFLAGS) $(call pc,--cflags libvirt) -MMD -MP -c $< -o $@
 
 $(B)/calvin: $(CALVIN_OBJS) $(B)/lib/libcalvin.a
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl libmicrohttpd) \
+		-lpthread $(LIB_LDLIBS)
 
 # DPDK's headers need their own flags; only userspace/vnf/ sees them.
 $(B)/userspace/vnf/%.o: userspace/vnf/%.c
@@ -231,7 +234,8 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*/*
 $(B)/tests/unit/isolate/test_isolate_tree: tests/unit/isolate/test_isolate_tree.c \
 		$(filter-out $(B)/userspace/calvin/main.o,$(CALVIN_OBJS)) $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl cmocka) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl libmicrohttpd cmocka) \
+		-lpthread $(LIB_LDLIBS)
 
 # The netlink module's operations from the command line (test_netlink.sh).
 NL_OBJS = $(filter $(B)/userspace/calvin/nl/%,$(CALVIN_OBJS))

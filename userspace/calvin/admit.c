@@ -20,6 +20,7 @@
 
 const struct option up_options[] = {
 	{ "admit", no_argument, NULL, 'A' },
+	{ "monitor", no_argument, NULL, 'M' },
 	{ "count", required_argument, NULL, 'c' },
 	{ "rate", required_argument, NULL, 'r' },
 	{ "ping-pong", no_argument, NULL, 'p' },
@@ -31,6 +32,10 @@ int up_option(struct cmd_args *a, int c, const char *arg)
 {
 	if (c == 'A') {
 		a->admit = true;
+		return 0;
+	}
+	if (c == 'M') {
+		a->want_monitor = true;
 		return 0;
 	}
 	return probe_option(a, c, arg);

@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "monitor/monitor.h"
 #include "isolate/isolate.h"
 #include "jout.h"
 #include "loader.h"
@@ -365,6 +366,8 @@ int cmd_up(const struct cmd_args *a)
 	rc = chain_up(&spec, &text);
 	if (!rc && a->admit)
 		rc = chain_admit(&spec, &a->probe);
+	if (!rc && a->want_monitor)
+		rc = monitor_request(spec.name);
 out:
 	calvin_spec_text_free(&text);
 	return rc;

@@ -28,6 +28,14 @@ struct bench_args {
 	const char *outdir;   /* -o: the report directory */
 };
 
+/* Command-line settings of `calvin monitor` (0 or NULL: the chain file's). */
+struct monitor_args {
+	const char *listen; /* --listen ADDR:PORT */
+	unsigned int rate;  /* --rate: probes per second */
+	uint64_t window_ns; /* --window */
+	bool allow_remote;  /* --allow-remote: a listen address that is not loopback */
+};
+
 /* Most positional arguments a subcommand takes (exec: CHAIN NODE; bench: MODE CHAIN). */
 #define CMD_MAX_ARGS 2
 
@@ -40,6 +48,8 @@ struct cmd_args {
 	struct probe_args probe; /* probe, run */
 	bool all;		 /* down --all */
 	bool admit;		 /* up --admit */
+	bool want_monitor;	 /* up --monitor */
+	struct monitor_args monitor; /* monitor */
 	struct bench_args bench; /* bench */
 };
 
@@ -76,6 +86,7 @@ int cmd_run(const struct cmd_args *a);
 int cmd_exec(const struct cmd_args *a);
 int cmd_keygen(const struct cmd_args *a);
 int cmd_bench(const struct cmd_args *a);
+int cmd_monitor(const struct cmd_args *a);
 
 /* Options of probe and run, and down's --all. */
 extern const struct option probe_options[];
@@ -87,6 +98,8 @@ int down_option(struct cmd_args *a, int c, const char *arg);
 extern const struct option up_options[];
 #define UP_SHORTOPTS "c:r:ps:"
 int up_option(struct cmd_args *a, int c, const char *arg);
+extern const struct option monitor_options[];
+int monitor_option(struct cmd_args *a, int c, const char *arg);
 extern const struct option bench_options[];
 #define BENCH_SHORTOPTS "n:c:t:o:"
 int bench_option(struct cmd_args *a, int c, const char *arg);
@@ -163,6 +176,9 @@ int deployed_spec(const char *chain, struct calvin_chain_spec *spec);
 /* The spec's probe section with the overrides applied. */
 void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_args *a,
 		      struct probe_args *out);
+/* Keep the calling thread (and threads it makes) on the chain's
+ * housekeeping CPUs, off the busy-polling VNFs' cores. */
+void probe_pin_housekeeping(const struct calvin_chain_spec *spec);
 /* Probe a deployed chain and print the report; returns an exit code. */
 int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a);
 /* up --admit: are the command line's options right for spec (probe
