@@ -65,7 +65,7 @@ void calvin_prom_hist_init_hop(struct calvin_prom_hist *p)
 	unsigned int i;
 
 	bounds_clear(p);
-	for (decade = 10; decade < LAST_BOUND_NS; decade *= 10)
+	for (decade = 10; decade < LAST_BOUND_NS / 10; decade *= 10)
 		for (i = 0; i < sizeof(mant) / sizeof(mant[0]); i++)
 			bound_add(p, decade * mant[i]);
 	bound_add(p, LAST_BOUND_NS);

@@ -109,6 +109,11 @@ static int hook_arg(struct spec_ctx *c, yaml_node_t *n, unsigned int i, char *ou
 	const char *s = "";
 	int err;
 
+	if (n->type != YAML_SCALAR_NODE)
+		return calvin_spec_err(c, n->start_mark,
+				       "each word of hook is a plain word, not a %s; write [PROG, "
+				       "ARG...]",
+				       n->type == YAML_MAPPING_NODE ? "mapping" : "list");
 	err = calvin_spec_scalar(c, n, "hook", &s);
 	if (err)
 		return err;
@@ -194,11 +199,12 @@ static int monitor_after(struct spec_ctx *c, struct calvin_monitor_spec *m, stru
 	v = seen_val(seen, "window");
 	if (v && (m->window_ns < WINDOW_MIN_NS || m->window_ns > WINDOW_MAX_NS))
 		return calvin_spec_err(c, v->start_mark,
-				       "window must be from 1s to 1h; a p99 needs probes enough");
+				       "window must be from 1s to 1h; give e.g. 10s");
 	v = seen_val(seen, "hook-timeout");
 	if (v &&
 	    (m->hook_timeout_ns < HOOK_TIMEOUT_MIN_NS || m->hook_timeout_ns > HOOK_TIMEOUT_MAX_NS))
-		return calvin_spec_err(c, v->start_mark, "hook-timeout must be from 100ms to 60s");
+		return calvin_spec_err(c, v->start_mark,
+				       "hook-timeout must be from 100ms to 60s; give e.g. 5s");
 	v = seen_val(seen, "rate");
 	if (v && (uint64_t)m->rate * (m->window_ns / WINDOW_MIN_NS) > WINDOW_PROBES_MAX)
 		return calvin_spec_err(c, v->start_mark,
