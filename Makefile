@@ -87,7 +87,7 @@ DEPS_STAMP := $(B)/.deps-installed
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
 .PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm fuzz clean \
-	format bench bench-kernel bench-user bench-sharing bench-vm-links bench-updown install \
+	format bench bench-kernel bench-user bench-sharing bench-vm-links bench-updown bench-monitor install \
 	vm-image vm-binaries
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
@@ -158,6 +158,11 @@ bench-vm-links: vm-image
 # flock /tmp/calvin-net.lock make bench-updown)
 bench-updown: all
 	bench/updown.sh
+
+# The cost of calvin monitor at 10/s and 100/s to a chain's RTT, against
+# none, in alternating rounds (flock /tmp/calvin-net.lock make bench-monitor)
+bench-monitor: all
+	bench/monitor.sh
 
 # The benchmarks' own programs (bench/progs/), built where the scripts run them.
 $(B)/bench/%: bench/progs/%.c $(B)/lib/libcalvin.a
