@@ -103,7 +103,7 @@ static const struct calvin_cmd cmds[] = {
 	  .run = cmd_monitor,
 	  .min_args = 1,
 	  .max_args = 1,
-	  .synopsis = "CHAIN [--listen ADDR:PORT] [--rate N] [--window S]",
+	  .synopsis = "CHAIN [--listen ADDR:PORT] [--allow-remote] [--rate N] [--window S]",
 	  .summary = "probe without end, serve Prometheus metrics",
 	  .usage = "Probe a deployed chain continuously until SIGTERM (the supervisor runs it\n"
 		   "when the chain file has a monitor section or 'up --monitor' was given).\n"
