@@ -350,7 +350,16 @@ static void stop_threads(struct monitor *mon)
 		unlink(path);
 }
 
-/* Windows until SIGTERM (or SIGINT). */
+/* `calvin down` removes the journal first: windows after it would only
+ * count lost probes. */
+static bool chain_deployed(const char *chain)
+{
+	char path[PATH_MAX];
+
+	return state_file(path, sizeof(path), chain, ".state") || !access(path, F_OK);
+}
+
+/* Windows until SIGTERM (or SIGINT), or until the chain is taken down. */
 static int run_windows(struct monitor *mon)
 {
 	struct calvin_probe_result *r = calloc(1, sizeof(*r));
@@ -363,14 +372,18 @@ static int run_windows(struct monitor *mon)
 		free(r);
 		return CALVIN_EXIT_FAIL;
 	}
-	calvin_info(
-	    "chain %s: monitoring at %u probes/s in %g s windows; metrics on http://%s/metrics "
-	    "(port %u)",
-	    mon->spec.name, mon->set->rate, (double)mon->set->window_ns / NS_PER_S,
-	    mon->set->listen_text, mon->port);
+	/* the log's first line (the supervisor keeps stderr) */
+	fprintf(stderr,
+		"calvin monitor: chain %s: %u probes/s in %g s windows; metrics on "
+		"http://%s/metrics (port %u)\n",
+		mon->spec.name, mon->set->rate, (double)mon->set->window_ns / NS_PER_S,
+		mon->set->listen_text, mon->port);
 	state_write(mon, NULL);
-	while (!calvin_quit && !err)
+	while (!calvin_quit && !err && chain_deployed(mon->spec.name))
 		err = one_window(mon, r);
+	if (!calvin_quit && !err)
+		fprintf(stderr, "calvin monitor: chain %s is not deployed any more; stopping\n",
+			mon->spec.name);
 	node_leave(saved);
 	free(r);
 	if (err)
