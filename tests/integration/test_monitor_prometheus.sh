@@ -32,7 +32,9 @@ $CALVIN up "$SPEC" >"$TMP/up" 2>&1 || fail "up: $(cat "$TMP/up")"
 # 200 probes/s in 3 s windows: 600 RTTs make a p99
 $CALVIN -j monitor $C --rate 200 --window 3 --listen 127.0.0.1:0 >"$TMP/windows" 2>"$TMP/err" &
 MON=$!
-monitor_port() { jq -e '.port > 0' "$RUN/$C.d/monitor.json" >/dev/null && jq .port "$RUN/$C.d/monitor.json"; }
+# this monitor's (a supervisor may run one of its own)
+monitor_port() { jq -e --argjson p $MON '.pid == $p and .port > 0' "$RUN/$C.d/monitor.json" >/dev/null &&
+	jq .port "$RUN/$C.d/monitor.json"; }
 wait_until "the monitor listens" monitor_port
 PORT=$(monitor_port)
 METRICS=http://127.0.0.1:$PORT/metrics
@@ -135,6 +137,9 @@ rc=$?
 MON=
 [ $rc = 0 ] || fail "the monitor exited $rc on SIGTERM: $(cat "$TMP/err")"
 [ ! -e "$RUN/$C.d/monitor.json" ] || fail "monitor.json left behind"
+# up --monitor on the running chain: unchanged, and the wish is recorded
+$CALVIN up --monitor "$SPEC" >"$TMP/up" 2>&1 || fail "up --monitor: $(cat "$TMP/up")"
+[ -e "$RUN/$C.d/monitor-wanted" ] || fail "up --monitor left no monitor-wanted"
 $CALVIN down $C >/dev/null 2>&1 || fail "down failed"
 assert_clean $C
 echo ok
