@@ -88,26 +88,30 @@ wait_until "the hook's own child is gone too" gone
 stop $MON
 MON=
 
-# attacks on the hook program: each refused before a probe, exit 2
-run_hook() { # PROGRAM: calvin monitor with this hook
+# attacks on the hook program: refused at its file:line:col, exit 2, by
+# validate and up before anything is created, and by the monitor when the
+# program changed after up
+hook_spec() { # PROGRAM
 	{ base; printf 'monitor:\n  listen: 127.0.0.1:0\n  hook: [%s]\n' "$1"; } >"$TMP/a.yaml"
-	$CALVIN down $C >/dev/null 2>&1
-	$CALVIN up "$TMP/a.yaml" >"$TMP/up" 2>&1 || fail "up: $(cat "$TMP/up")"
 }
+$CALVIN down $C >/dev/null 2>&1
 cp "$HOOKS/record" "$HOOKS/open"
 chmod 777 "$HOOKS/open"
-run_hook "$HOOKS/open"
-expect_bad "hook $HOOKS/open: may be written by others" $CALVIN monitor $C
+hook_spec "$HOOKS/open"
+expect_bad "a.yaml:[0-9]+:10: hook $HOOKS/open: may be written by others" $CALVIN validate "$TMP/a.yaml"
+expect_bad "a.yaml:[0-9]+:10: hook $HOOKS/open: may be written by others" $CALVIN up "$TMP/a.yaml"
+assert_clean $C
 ln -s /bin/true "$HOOKS/link"
-run_hook "$HOOKS/link"
-expect_bad "hook $HOOKS/link: .*symbolic link" $CALVIN monitor $C
+hook_spec "$HOOKS/link"
+expect_bad "hook $HOOKS/link: .*symbolic link" $CALVIN validate "$TMP/a.yaml"
 mkdir -m 777 "$TMP/shared"
 cp "$HOOKS/record" "$TMP/shared/prog"
-run_hook "$TMP/shared/prog"
-expect_bad "folder $TMP/shared may be written by others" $CALVIN monitor $C
+hook_spec "$TMP/shared/prog"
+expect_bad "folder $TMP/shared may be written by others" $CALVIN validate "$TMP/a.yaml"
+hook_spec "$HOOKS/record"
+$CALVIN up "$TMP/a.yaml" >"$TMP/up" 2>&1 || fail "up: $(cat "$TMP/up")"
 chown nobody "$HOOKS/record"
-run_hook "$HOOKS/record"
-expect_bad "belongs to uid" $CALVIN monitor $C
+expect_bad "\.yaml:[0-9]+:10: hook $HOOKS/record: the program belongs to uid" $CALVIN monitor $C
 
 # the endpoint binds a non-local address only when asked
 expect_bad "listen 0.0.0.0:0 is not a loopback address.*--allow-remote" \

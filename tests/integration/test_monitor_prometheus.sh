@@ -29,20 +29,9 @@ free_port() {
 $CALVIN up "$SPEC" >"$TMP/up" 2>&1 || fail "up: $(cat "$TMP/up")"
 [ -e "$RUN/$C.d/supervisor.json" ] && SUPERVISED=1 || SUPERVISED=0
 
-# 200 probes/s in 3 s windows: 600 RTTs make a p99
-$CALVIN -j monitor $C --rate 200 --window 3 --listen 127.0.0.1:0 >"$TMP/windows" 2>"$TMP/err" &
-MON=$!
-# this monitor's (a supervisor may run one of its own)
-monitor_port() { jq -e --argjson p $MON '.pid == $p and .port > 0' "$RUN/$C.d/monitor.json" >/dev/null &&
-	jq .port "$RUN/$C.d/monitor.json"; }
-wait_until "the monitor listens" monitor_port
-PORT=$(monitor_port)
-METRICS=http://127.0.0.1:$PORT/metrics
-curl -sf "$METRICS" >"$TMP/metrics" || fail "GET /metrics failed"
-curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/other" | grep -q 404 ||
-	fail "a path other than /metrics is not 404"
-curl -s -o /dev/null -w '%{http_code}' -X POST "$METRICS" | grep -q 405 || fail "POST is not 405"
-
+# Prometheus first, ready and scraping, so it sees the endpoint from the
+# monitor's first window on
+MPORT=$(free_port)
 PPORT=$(free_port)
 mkdir -p "$TMP/prom"
 cat >"$TMP/prom/prometheus.yml" <<EOF
@@ -52,26 +41,42 @@ global:
 scrape_configs:
   - job_name: calvin
     static_configs:
-      - targets: ['127.0.0.1:$PORT']
+      - targets: ['127.0.0.1:$MPORT']
 EOF
 prometheus --config.file="$TMP/prom/prometheus.yml" --storage.tsdb.path="$TMP/prom/data" \
 	--web.listen-address="127.0.0.1:$PPORT" >"$TMP/prom/log" 2>&1 &
 PROM=$!
 API=http://127.0.0.1:$PPORT/api/v1
+WAIT_DEADLINE=60 wait_until "Prometheus is ready" curl -sf "http://127.0.0.1:$PPORT/-/ready"
+
+# 200 probes/s in 4 s windows: 800 RTTs make a p99
+$CALVIN -j monitor $C --rate 200 --window 4 --listen 127.0.0.1:$MPORT >"$TMP/windows" 2>"$TMP/err" &
+MON=$!
+# this monitor's (a supervisor may run one of its own)
+mine() { jq -e --argjson p $MON --argjson port $MPORT '.pid == $p and .port == $port' \
+	"$RUN/$C.d/monitor.json"; }
+wait_until "the monitor listens" mine
+METRICS=http://127.0.0.1:$MPORT/metrics
+curl -sf "$METRICS" >"$TMP/metrics" || fail "GET /metrics failed"
+curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$MPORT/other" | grep -q 404 ||
+	fail "a path other than /metrics is not 404"
+curl -s -o /dev/null -w '%{http_code}' -X POST "$METRICS" | grep -q 405 || fail "POST is not 405"
+
 query() { # EXPR [TIME]
 	curl -sf -G "$API/query" --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"}
 }
 windows_seen() { # N: Prometheus has scraped N windows or more
 	query "calvin_monitor_windows_total{chain=\"$C\"} >= $1" | jq -e '.data.result | length > 0'
 }
-WAIT_DEADLINE=60 wait_until "Prometheus scrapes 3 windows" windows_seen 3
+WAIT_DEADLINE=60 wait_until "Prometheus scrapes 2 windows" windows_seen 2
 
 # the moment (a scrape) when the endpoint had exported exactly window 1
 END=$(date +%s)
-T=$(curl -sf -G "$API/query_range" --data-urlencode "query=calvin_monitor_windows_total{chain=\"$C\"}" \
-	--data-urlencode "start=$((END - 120))" --data-urlencode "end=$END" --data-urlencode step=0.5 |
-	jq -r '[.data.result[0].values[] | select(.[1] == "1")][0][0] // empty')
-[ -n "$T" ] || fail "Prometheus never saw the endpoint with exactly one window"
+curl -sf -G "$API/query_range" --data-urlencode "query=calvin_monitor_windows_total{chain=\"$C\"}" \
+	--data-urlencode "start=$((END - 120))" --data-urlencode "end=$END" --data-urlencode step=0.5 \
+	>"$TMP/range"
+T=$(jq -r '[.data.result[0].values[] | select(.[1] == "1")][0][0] // empty' "$TMP/range")
+[ -n "$T" ] || fail "Prometheus never saw the endpoint with exactly one window: $(head -c 400 "$TMP/range")"
 PROM_P99=$(query "histogram_quantile(0.99, calvin_rtt_seconds_bucket{chain=\"$C\"})" "$T" |
 	jq -r '.data.result[0].value[1]')
 OWN_P99=$(head -1 "$TMP/windows" | jq -r '.rtt_p99_ns')

@@ -236,6 +236,8 @@ int chain_check(const struct calvin_chain_spec *spec, bool offline, struct calvi
 	 * up reads the key files here, once, and keeps their keys */
 	rc = keys ? deploy_keys_load(spec, keys) : check_key_files(spec);
 	if (!rc)
+		rc = monitor_check_hook(spec);
+	if (!rc)
 		rc = check_journal_names(spec);
 	if (rc)
 		return rc;

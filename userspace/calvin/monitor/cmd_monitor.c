@@ -391,9 +391,19 @@ static int run_windows(struct monitor *mon)
 	return err ? CALVIN_EXIT_FAIL : 0;
 }
 
+int monitor_check_hook(const struct calvin_chain_spec *spec)
+{
+	const struct calvin_monitor_spec *m = &spec->monitor;
+	char why[512];
+
+	if (!m->nr_hook || !mon_hook_check(m->hook[0], why, sizeof(why)))
+		return 0;
+	calvin_err("%s:%d:%d: %s", spec->path, m->hook_pos.line, m->hook_pos.col, why);
+	return CALVIN_EXIT_USAGE;
+}
+
 static int monitor_setup(struct monitor *mon, const struct cmd_args *a)
 {
-	char why[512];
 	int rc;
 
 	rc = check_name("chain", a->arg[0]);
@@ -407,10 +417,9 @@ static int monitor_setup(struct monitor *mon, const struct cmd_args *a)
 	rc = apply_options(mon->set, &a->monitor);
 	if (rc)
 		return rc;
-	if (mon->set->nr_hook && mon_hook_check(mon->set->hook[0], why, sizeof(why))) {
-		calvin_err("%s: %s", mon->spec.path, why);
-		return CALVIN_EXIT_USAGE;
-	}
+	rc = monitor_check_hook(&mon->spec);
+	if (rc)
+		return rc;
 	utc_text(mon->started, sizeof(mon->started));
 	return 0;
 }

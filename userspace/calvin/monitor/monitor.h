@@ -26,6 +26,11 @@
 /* Should the supervisor run a monitor for this deployed chain: a monitor
  * section in its file, or `up --monitor`? */
 bool monitor_wanted(const struct calvin_chain_spec *spec);
+/* The chain file's hook program is one root may run (mon_hook_check()):
+ * 0, or CALVIN_EXIT_USAGE after one line at its file:line:col. `validate`
+ * and `up` check it as they check key files; the monitor again at its
+ * start and before each run. */
+int monitor_check_hook(const struct calvin_chain_spec *spec);
 /* Record `up --monitor`'s wish: 0, or an exit code after one line. */
 int monitor_request(const char *chain);
 

@@ -155,6 +155,10 @@ static int set_hook(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n
 		err = hook_arg(c, item, i, m->hook[i]);
 		if (err)
 			return err;
+		if (!i) {
+			m->hook_pos.line = (int)item->start_mark.line + 1;
+			m->hook_pos.col = (int)item->start_mark.column + 1;
+		}
 	}
 	if (!i)
 		return calvin_spec_err(c, n->start_mark,

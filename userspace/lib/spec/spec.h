@@ -334,6 +334,7 @@ struct calvin_monitor_spec {
 	bool allow_remote;
 	unsigned int nr_hook; /* 0: no hook */
 	char hook[CALVIN_HOOK_MAX_ARGS][CALVIN_HOOK_ARG_MAX];
+	struct calvin_pos hook_pos; /* of the program's path, for errors found later */
 	uint64_t hook_timeout_ns;
 };
 
