@@ -31,18 +31,6 @@
 /* a probe later than this after its window's last send counts as lost */
 #define STRAGGLER_NS NS_PER_S
 
-/* The running monitor: its settings, threads and counts. */
-struct monitor {
-	struct calvin_chain_spec spec;
-	struct calvin_monitor_spec *set; /* spec.monitor with the options applied */
-	struct mon_metrics m;
-	struct mon_collector collector;
-	struct mon_hook hook;
-	struct MHD_Daemon *http;
-	uint16_t port;
-	char started[40];
-};
-
 const struct option monitor_options[] = {
 	{ "listen", required_argument, NULL, 'l' },
 	{ "rate", required_argument, NULL, 'r' },
@@ -131,134 +119,6 @@ static int apply_options(struct calvin_monitor_spec *s, const struct monitor_arg
 	return 0;
 }
 
-static void utc_text(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* RUN_DIR/CHAIN.d/NAME, or -errno. */
-static int chain_dir_file(char *out, size_t len, const char *chain, const char *name)
-{
-	char dir[PATH_MAX];
-	int err = state_file(dir, sizeof(dir), chain, ".d");
-
-	if (err)
-		return err;
-	return (size_t)snprintf(out, len, "%s/%s", dir, name) < len ? 0 : -ENAMETOOLONG;
-}
-
-/* Replace RUN_DIR/CHAIN.d/monitor.json whole (a new file, renamed). */
-static void state_write(const struct monitor *mon, struct json_object *last)
-{
-	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	struct json_object *o = json_object_new_object();
-	const char *text;
-	int fd;
-
-	json_object_object_add(o, "pid", json_object_new_int(getpid()));
-	json_object_object_add(o, "listen", json_object_new_string(mon->set->listen_text));
-	json_object_object_add(o, "port", json_object_new_int(mon->port));
-	json_object_object_add(o, "started", json_object_new_string(mon->started));
-	json_object_object_add(o, "rate", json_object_new_int((int)mon->set->rate));
-	json_object_object_add(o, "window_s",
-			       json_object_new_double((double)mon->set->window_ns / NS_PER_S));
-	json_object_object_add(o, "windows", json_object_new_uint64(mon->m.windows));
-	json_object_object_add(o, "breaches", json_object_new_uint64(mon->m.breaches));
-	if (last)
-		json_object_object_add(o, "last_window", json_object_get(last));
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	if (!chain_dir_file(path, sizeof(path), mon->spec.name, MONITOR_STATE_FILE)) {
-		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-		unlink(tmp);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd >= 0) {
-			if (write(fd, text, strlen(text)) == (ssize_t)strlen(text) &&
-			    write(fd, "\n", 1) == 1)
-				rename(tmp, path);
-			else
-				unlink(tmp);
-			close(fd);
-		}
-	}
-	json_object_put(o);
-}
-
-/* The window as one JSON object: what the line, the event and the hook
- * say. */
-static struct json_object *window_jobj(const struct monitor *mon,
-				       const struct calvin_probe_result *r, bool p99_over,
-				       bool lost)
-{
-	struct json_object *o = json_object_new_object();
-	struct calvin_share share;
-	char end[40], line[CALVIN_VERDICT_LEN + CALVIN_LABEL_LEN];
-
-	utc_text(end, sizeof(end));
-	json_object_object_add(o, "window", json_object_new_uint64(mon->m.windows));
-	json_object_object_add(o, "end", json_object_new_string(end));
-	json_object_object_add(o, "sent", json_object_new_uint64(r->sent + r->send_errors));
-	json_object_object_add(o, "received", json_object_new_uint64(r->received));
-	json_object_object_add(o, "lost", json_object_new_uint64(r->lost + r->send_errors));
-	json_object_object_add(o, "rtt_p50_ns",
-			       json_object_new_uint64(calvin_hist_percentile(&r->rtt, 50)));
-	json_object_object_add(o, "rtt_p99_ns",
-			       json_object_new_uint64(calvin_hist_percentile(&r->rtt, 99)));
-	json_object_object_add(o, "rtt_max_ns", json_object_new_uint64(r->rtt.max));
-	json_object_object_add(o, "budget_ns", json_object_new_uint64(mon->spec.budget_ns));
-	json_object_object_add(o, "breach", json_object_new_boolean(p99_over || lost));
-	if (!(p99_over || lost))
-		return o;
-	json_object_object_add(o, "p99_over_budget", json_object_new_boolean(p99_over));
-	json_object_object_add(o, "lost_probes", json_object_new_boolean(lost));
-	if (!calvin_report_largest_share(&mon->spec, r, &share)) {
-		calvin_share_text(&share, line, sizeof(line));
-		json_object_object_add(o, "largest_share", json_object_new_string(line));
-	}
-	return o;
-}
-
-static uint64_t member_u64(const struct json_object *w, const char *key)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(w, key, &v) ? json_object_get_uint64(v) : 0;
-}
-
-static void window_line(const struct json_object *w)
-{
-	struct json_object *over = NULL, *share = NULL;
-	char a[CALVIN_DUR_LEN], b[CALVIN_DUR_LEN];
-	bool p99 = false, lost = member_u64(w, "lost") != 0;
-
-	if (calvin_json) {
-		printf("%s\n", json_object_to_json_string_ext((struct json_object *)w,
-							      JSON_C_TO_STRING_PLAIN));
-		fflush(stdout);
-		return;
-	}
-	printf("window %llu: %llu/%llu probes back, rtt p50 %s p99 %s",
-	       (unsigned long long)member_u64(w, "window"),
-	       (unsigned long long)member_u64(w, "received"),
-	       (unsigned long long)member_u64(w, "sent"),
-	       calvin_fmt_ns(a, member_u64(w, "rtt_p50_ns")),
-	       calvin_fmt_ns(b, member_u64(w, "rtt_p99_ns")));
-	if (!json_object_object_get_ex(w, "p99_over_budget", &over)) {
-		printf(": within budget\n");
-	} else {
-		p99 = json_object_get_boolean(over);
-		json_object_object_get_ex(w, "largest_share", &share);
-		printf(": breach (%s%s%s)%s%s\n", p99 ? "p99 over budget" : "",
-		       p99 && lost ? ", " : "", lost ? "lost probes" : "",
-		       share ? "; largest share: " : "",
-		       share ? json_object_get_string(share) : "");
-	}
-	fflush(stdout);
-}
-
 /* A breach: its event, and the same JSON for the hook's stdin. */
 static void breach(struct monitor *mon, struct json_object *w)
 {
@@ -266,7 +126,7 @@ static void breach(struct monitor *mon, struct json_object *w)
 	char now[40];
 
 	events_append(mon->spec.name, "breach", w);
-	utc_text(now, sizeof(now));
+	mon_utc_text(now, sizeof(now));
 	json_object_object_add(ev, "time", json_object_new_string(now));
 	json_object_object_add(ev, "chain", json_object_new_string(mon->spec.name));
 	json_object_object_add(ev, "kind", json_object_new_string("breach"));
@@ -301,11 +161,11 @@ static int one_window(struct monitor *mon, struct calvin_probe_result *r)
 	p99_over = r->received && calvin_hist_percentile(&r->rtt, 99) > mon->spec.budget_ns;
 	lost = r->lost || r->send_errors || !r->received;
 	mon_metrics_window(&mon->m, r, p99_over || lost, p99_over, lost);
-	w = window_jobj(mon, r, p99_over, lost);
-	window_line(w);
+	w = mon_window_jobj(mon, r, p99_over, lost);
+	mon_window_line(w);
 	if (p99_over || lost)
 		breach(mon, w);
-	state_write(mon, w);
+	mon_state_write(mon, w);
 	json_object_put(w);
 	return 0;
 }
@@ -346,7 +206,7 @@ static void stop_threads(struct monitor *mon)
 	mon_hook_stop(&mon->hook);
 	mon_collect_stop(&mon->collector);
 	mon_http_stop(mon->http);
-	if (!chain_dir_file(path, sizeof(path), mon->spec.name, MONITOR_STATE_FILE))
+	if (!mon_chain_dir_file(path, sizeof(path), mon->spec.name, MONITOR_STATE_FILE))
 		unlink(path);
 }
 
@@ -378,7 +238,7 @@ static int run_windows(struct monitor *mon)
 		"http://%s/metrics (port %u)\n",
 		mon->spec.name, mon->set->rate, (double)mon->set->window_ns / NS_PER_S,
 		mon->set->listen_text, mon->port);
-	state_write(mon, NULL);
+	mon_state_write(mon, NULL);
 	while (!calvin_quit && !err && chain_deployed(mon->spec.name))
 		err = one_window(mon, r);
 	if (!calvin_quit && !err)
@@ -420,7 +280,7 @@ static int monitor_setup(struct monitor *mon, const struct cmd_args *a)
 	rc = monitor_check_hook(&mon->spec);
 	if (rc)
 		return rc;
-	utc_text(mon->started, sizeof(mon->started));
+	mon_utc_text(mon->started, sizeof(mon->started));
 	return 0;
 }
 
@@ -449,31 +309,4 @@ int cmd_monitor(const struct cmd_args *a)
 out:
 	free(mon);
 	return rc;
-}
-
-bool monitor_wanted(const struct calvin_chain_spec *spec)
-{
-	char path[PATH_MAX];
-
-	if (spec->monitor.on)
-		return true;
-	return !chain_dir_file(path, sizeof(path), spec->name, MONITOR_WISH_FILE) &&
-	       !access(path, F_OK);
-}
-
-int monitor_request(const char *chain)
-{
-	char path[PATH_MAX];
-	int fd, err;
-
-	err = chain_dir_file(path, sizeof(path), chain, MONITOR_WISH_FILE);
-	fd = err ? err : open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		calvin_err("chain %s is up, but its monitor could not be asked for: %s", chain,
-			   strerror(err ? -err : errno));
-		return CALVIN_EXIT_FAIL;
-	}
-	close(fd);
-	jw_bool(jout(), "monitor", true);
-	return 0;
 }

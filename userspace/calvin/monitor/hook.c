@@ -77,6 +77,11 @@ static int check_program(int fd, const char *path, char *why, size_t len)
 
 	if (fstat(fd, &st))
 		return -errno;
+	/* O_PATH | O_NOFOLLOW opens a link itself rather than failing */
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(why, len, "hook %s: a symbolic link; give the program itself", path);
+		return -ELOOP;
+	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(why, len, "hook %s: not a regular file; give the program itself", path);
 		return -EPERM;

@@ -116,4 +116,30 @@ void mon_hook_stop(struct mon_hook *h);
  * folders nobody else can change? 0 or -errno with one line in why. */
 int mon_hook_check(const char *path, char *why, size_t len);
 
+/* The running monitor (cmd_monitor.c): its settings, threads and counts. */
+struct monitor {
+	struct calvin_chain_spec spec;
+	struct calvin_monitor_spec *set; /* spec.monitor with the options applied */
+	struct mon_metrics m;
+	struct mon_collector collector;
+	struct mon_hook hook;
+	struct MHD_Daemon *http;
+	uint16_t port;
+	char started[40];
+};
+
+/* window.c: the time now as "2026-12-02T05:07:45Z" */
+void mon_utc_text(char *buf, size_t len);
+/* RUN_DIR/CHAIN.d/NAME into out, or -errno. */
+int mon_chain_dir_file(char *out, size_t len, const char *chain, const char *name);
+/* Replace monitor.json whole (a new file, renamed); last: the last
+ * window's object, or NULL before the first. */
+void mon_state_write(const struct monitor *mon, struct json_object *last);
+/* A window as one JSON object: what its line, its event and the hook
+ * say; the caller puts it. */
+struct json_object *mon_window_jobj(const struct monitor *mon, const struct calvin_probe_result *r,
+				    bool p99_over, bool lost);
+/* The window's line on stdout (-j: the object on one line). */
+void mon_window_line(const struct json_object *w);
+
 #endif /* CALVIN_MONITOR_H */
