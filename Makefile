@@ -254,6 +254,12 @@ $(B)/tests/unit/nl/test_nl_msg: tests/unit/nl/test_nl_msg.c $(B)/userspace/calvi
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl cmocka)
 
+# The supervisor's health as the monitor exports it (supervisor.json).
+$(B)/tests/unit/monitor/test_supervisor_json: tests/unit/monitor/test_supervisor_json.c \
+		$(B)/userspace/calvin/monitor/supervisor.o $(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs cmocka) $(LIB_LDLIBS)
+
 # The agent channel's deadlines, over real sockets.
 $(B)/tests/unit/agent/test_agent_channel: tests/unit/agent/test_agent_channel.c \
 		$(AGENT_CLIENT_OBJS) $(B)/lib/libcalvin.a
