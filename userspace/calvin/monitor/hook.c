@@ -157,7 +157,9 @@ static void child(const struct calvin_monitor_spec *s, const char *chain, int pr
 		signal(sig, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (dup2(in, STDIN_FILENO) < 0 || dup2(prog, 3) < 0)
+	/* its output joins the monitor's log, never the windows' lines */
+	if (dup2(in, STDIN_FILENO) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 ||
+	    dup2(prog, 3) < 0)
 		_exit(126);
 	syscall(SYS_close_range, 4U, ~0U, 0U);
 	umask(077);
@@ -185,14 +187,18 @@ static int reap(pid_t pid, uint64_t timeout_ms, bool *killed)
 	int pfd = (int)syscall(SYS_pidfd_open, pid, 0), status = 0;
 	struct pollfd p = { .fd = pfd, .events = POLLIN };
 	uint64_t end = mono_ms() + timeout_ms, now;
+	struct timespec nap = { .tv_sec = 0, .tv_nsec = 10000000 };
 
 	*killed = false;
-	while (pfd >= 0 && (now = mono_ms()) < end) {
-		if (poll(&p, 1, (int)(end - now)) > 0)
+	while ((now = mono_ms()) < end) {
+		if (pfd >= 0 ? poll(&p, 1, (int)(end - now)) > 0
+			     : waitpid(pid, &status, WNOHANG) == pid)
 			break;
+		if (pfd < 0) /* no pidfd: look every 10 ms */
+			nanosleep(&nap, NULL);
 	}
-	if (pfd < 0 || waitpid(pid, &status, WNOHANG) != pid) {
-		/* still running at its deadline (or no pidfd to wait on) */
+	if (pfd >= 0 ? waitpid(pid, &status, WNOHANG) != pid : mono_ms() >= end) {
+		/* still running at its deadline */
 		*killed = kill(-pid, SIGKILL) == 0 || kill(pid, SIGKILL) == 0;
 		waitpid(pid, &status, 0);
 	}
