@@ -18,6 +18,7 @@
 #include <arpa/inet.h>
 
 #include "backend.h"
+#include "chain/chain.h"
 #include "commands.h"
 #include "events/events.h"
 #include "jout.h"
@@ -54,9 +55,17 @@ static int window_arg(const char *s, uint64_t *ns)
 	return calvin_parse_duration(s, ns);
 }
 
-int monitor_option(struct cmd_args *a, int c, const char *arg)
+/* monitor's own options: 0 or NULL where not given (the chain file's) */
+static struct monitor_given {
+	const char *listen; /* --listen ADDR:PORT */
+	unsigned int rate;  /* --rate: probes per second */
+	uint64_t window_ns; /* --window */
+	bool allow_remote;  /* --allow-remote: a listen address that is not loopback */
+} given;
+
+int monitor_option(int c, const char *arg)
 {
-	struct monitor_args *m = &a->monitor;
+	struct monitor_given *m = &given;
 	char *end;
 
 	switch (c) {
@@ -86,7 +95,7 @@ int monitor_option(struct cmd_args *a, int c, const char *arg)
 }
 
 /* The chain file's monitor section, then the command line over it. */
-static int apply_options(struct calvin_monitor_spec *s, const struct monitor_args *a)
+static int apply_options(struct calvin_monitor_spec *s, const struct monitor_given *a)
 {
 	if (a->rate)
 		s->rate = a->rate;
@@ -251,17 +260,6 @@ static int run_windows(struct monitor *mon)
 	return err ? CALVIN_EXIT_FAIL : 0;
 }
 
-int monitor_check_hook(const struct calvin_chain_spec *spec)
-{
-	const struct calvin_monitor_spec *m = &spec->monitor;
-	char why[512];
-
-	if (!m->nr_hook || !mon_hook_check(m->hook[0], why, sizeof(why)))
-		return 0;
-	calvin_err("%s:%d:%d: %s", spec->path, m->hook_pos.line, m->hook_pos.col, why);
-	return CALVIN_EXIT_USAGE;
-}
-
 static int monitor_setup(struct monitor *mon, const struct cmd_args *a)
 {
 	int rc;
@@ -274,7 +272,7 @@ static int monitor_setup(struct monitor *mon, const struct cmd_args *a)
 	if (rc)
 		return rc;
 	mon->set = &mon->spec.monitor;
-	rc = apply_options(mon->set, &a->monitor);
+	rc = apply_options(mon->set, &given);
 	if (rc)
 		return rc;
 	rc = monitor_check_hook(&mon->spec);
@@ -297,7 +295,7 @@ int cmd_monitor(const struct cmd_args *a)
 	jw_str(jout(), "chain", mon->spec.name);
 	catch_quit_signals();
 	/* the probes are housekeeping, and so are the threads made next */
-	probe_pin_housekeeping(&mon->spec);
+	chain_pin_housekeeping(&mon->spec);
 	mon_metrics_init(&mon->m, &mon->spec, mon->set->rate, mon->set->window_ns);
 	rc = start_threads(mon) ? CALVIN_EXIT_FAIL : 0;
 	if (!rc)

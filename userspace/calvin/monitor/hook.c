@@ -348,3 +348,14 @@ void mon_hook_stop(struct mon_hook *h)
 	pthread_mutex_destroy(&h->lock);
 	pthread_cond_destroy(&h->cond);
 }
+
+int monitor_check_hook(const struct calvin_chain_spec *spec)
+{
+	const struct calvin_monitor_spec *m = &spec->monitor;
+	char why[512];
+
+	if (!m->nr_hook || !mon_hook_check(m->hook[0], why, sizeof(why)))
+		return 0;
+	calvin_err("%s:%d:%d: %s", spec->path, m->hook_pos.line, m->hook_pos.col, why);
+	return CALVIN_EXIT_USAGE;
+}
