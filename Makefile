@@ -14,13 +14,15 @@ B := build
 # Debian 12 packages the build, the tests, the run and the benchmarks need:
 # iperf3 and rt-tests (cyclictest) for calvin bench, bc and openssl for
 # bench/sharing.sh and bench/user.sh, strace for bench/updown.sh, perl for a
-# test's attacker; iproute2 and ethtool for the tests (calvin runs neither).
+# test's attacker; iproute2 and ethtool for the tests (calvin runs neither);
+# libmicrohttpd for calvin monitor's /metrics, prometheus for its test.
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libjson-c-dev libcmocka-dev \
 	libmnl-dev libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox \
 	stress-ng iperf3 rt-tests bc openssl strace perl \
 	qemu-system-x86 busybox-static cpio zstd kmod \
-	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu
+	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu \
+	libmicrohttpd-dev prometheus
 
 CC := gcc
 CLANG := clang
@@ -58,7 +60,7 @@ CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
 	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c userspace/calvin/chain/*.c \
 	userspace/calvin/nodes/*.c \
 	bench/calvin/*.c \
-	userspace/calvin/nl/*.c userspace/calvin/events/*.c) \
+	userspace/calvin/nl/*.c userspace/calvin/events/*.c userspace/calvin/monitor/*.c) \
 	$(LOADER_SRCS) \
 	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
 	userspace/agent/sa_pipe.c userspace/agent/textfile.c userspace/agent/vnf_start.c
@@ -95,7 +97,7 @@ DEPS_STAMP := $(B)/.deps-installed
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
 .PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm fuzz clean \
-	format bench bench-kernel bench-user bench-sharing bench-vm-links bench-updown install \
+	format bench bench-kernel bench-user bench-sharing bench-vm-links bench-updown bench-monitor install \
 	vm-image vm-binaries
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
@@ -167,6 +169,11 @@ bench-vm-links: vm-image
 bench-updown: all
 	bench/updown.sh
 
+# The cost of calvin monitor at 10/s and 100/s to a chain's RTT, against
+# none, in alternating rounds (flock /tmp/calvin-net.lock make bench-monitor)
+bench-monitor: all
+	bench/monitor.sh
+
 # The benchmarks' own programs (bench/progs/), built where the scripts run them.
 $(B)/bench/%: bench/progs/%.c $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
@@ -189,7 +196,8 @@ $(B)/userspace/calvin/libvirt/%.o: userspace/calvin/libvirt/%.c
 
 # calvin.objs names its objects for tests/unit/lib_acyclic.sh.
 $(B)/calvin: $(CALVIN_OBJS) $(B)/lib/libcalvin.a
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl libmicrohttpd) \
+		-lpthread $(LIB_LDLIBS)
 	printf '%s\n' $(CALVIN_OBJS) >$(B)/calvin.objs
 
 # DPDK's headers need their own flags; only userspace/vnf/ sees them.
@@ -243,7 +251,8 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*/*
 $(B)/tests/unit/isolate/test_isolate_tree: tests/unit/isolate/test_isolate_tree.c \
 		$(filter-out $(B)/userspace/calvin/main.o,$(CALVIN_OBJS)) $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl cmocka) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl libmicrohttpd cmocka) \
+		-lpthread $(LIB_LDLIBS)
 
 # The netlink module's operations from the command line (test_netlink.sh).
 NL_OBJS = $(filter $(B)/userspace/calvin/nl/%,$(CALVIN_OBJS))
@@ -256,6 +265,12 @@ $(B)/tests/tools/nlctl: tests/tools/nlctl.c $(NL_OBJS) $(B)/userspace/calvin/uti
 $(B)/tests/unit/nl/test_nl_msg: tests/unit/nl/test_nl_msg.c $(B)/userspace/calvin/nl/msg.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl cmocka)
+
+# The supervisor's health as the monitor exports it (supervisor.json).
+$(B)/tests/unit/monitor/test_supervisor_json: tests/unit/monitor/test_supervisor_json.c \
+		$(B)/userspace/calvin/monitor/supervisor.o $(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs cmocka) $(LIB_LDLIBS)
 
 # The agent channel's deadlines, over real sockets.
 $(B)/tests/unit/agent/test_agent_channel: tests/unit/agent/test_agent_channel.c \

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* calvin up CHAIN.yaml [--admit]: deploy a chain (chain/up.c), or change
+/* calvin up CHAIN.yaml [--admit] [--monitor]: deploy a chain (chain/up.c), or change
  * a deployed one in place (chain/update.c); with --admit, keep it only if
  * it meets its budget (chain/admit.c). */
 #include <getopt.h>
@@ -10,19 +10,25 @@
 #include "chain/chain.h"
 #include "commands.h"
 #include "jout.h"
+#include "monitor/monitor.h"
 #include "state.h"
 #include "util.h"
 #include "util/util.h"
 
 const struct option up_options[] = {
-	{ "admit", no_argument, NULL, 'A' },	  { "count", required_argument, NULL, 'c' },
-	{ "rate", required_argument, NULL, 'r' }, { "ping-pong", no_argument, NULL, 'p' },
-	{ "size", required_argument, NULL, 's' }, { NULL, 0, NULL, 0 },
+	{ "admit", no_argument, NULL, 'A' },
+	{ "monitor", no_argument, NULL, 'M' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "rate", required_argument, NULL, 'r' },
+	{ "ping-pong", no_argument, NULL, 'p' },
+	{ "size", required_argument, NULL, 's' },
+	{ NULL, 0, NULL, 0 },
 };
 
 /* up's own: --admit, and the admission probe's options */
 static struct {
 	bool admit;
+	bool monitor; /* --monitor: the supervisor runs `calvin monitor` */
 	struct probe_args probe;
 } up;
 
@@ -30,6 +36,10 @@ int up_option(int c, const char *arg)
 {
 	if (c == 'A') {
 		up.admit = true;
+		return 0;
+	}
+	if (c == 'M') {
+		up.monitor = true;
 		return 0;
 	}
 	return probe_args_option(&up.probe, c, arg);
@@ -78,6 +88,8 @@ static int up_spec(const struct cmd_args *a, struct calvin_chain_spec *spec)
 	rc = chain_up(spec, &text);
 	if (!rc && up.admit)
 		rc = chain_admit(spec, &up.probe);
+	if (!rc && up.monitor)
+		rc = monitor_request(spec->name);
 out:
 	calvin_spec_text_free(&text);
 	return rc;

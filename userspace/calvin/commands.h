@@ -56,6 +56,7 @@ int cmd_run(const struct cmd_args *a);
 int cmd_exec(const struct cmd_args *a);
 int cmd_keygen(const struct cmd_args *a);
 int cmd_bench(const struct cmd_args *a);
+int cmd_monitor(const struct cmd_args *a);
 
 /* Each command's options, and what takes them (cmd_NAME.c): probe's
  * (which run and up --admit share), up's, down's --all, bench's. */
@@ -68,6 +69,8 @@ extern const struct option up_options[];
 int up_option(int c, const char *arg);
 extern const struct option down_options[];
 int down_option(int c, const char *arg);
+extern const struct option monitor_options[];
+int monitor_option(int c, const char *arg);
 extern const struct option bench_options[];
 #define BENCH_SHORTOPTS "n:c:t:o:"
 int bench_option(int c, const char *arg);

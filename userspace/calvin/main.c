@@ -50,7 +50,7 @@ static const struct calvin_cmd cmds[] = {
 	  .run = cmd_up,
 	  .min_args = 1,
 	  .max_args = 1,
-	  .synopsis = "CHAIN.yaml [--admit] [-c N] [-r RATE] [-p] [-s BYTES]",
+	  .synopsis = "CHAIN.yaml [--admit] [--monitor] [-c N] [-r RATE] [-p] [-s BYTES]",
 	  .summary = "deploy (--admit: only if it meets its budget)",
 	  .usage =
 	      "Deploy a chain: its nodes, links, kernel and user VNFs, and server. Everything\n"
@@ -63,6 +63,8 @@ static const struct calvin_cmd cmds[] = {
 	      "                    its budget and no probe was lost; otherwise print the\n"
 	      "                    report, naming the hop or link with the largest share of\n"
 	      "                    the p99, take the chain down and exit 3\n"
+	      "      --monitor     have the supervisor run 'calvin monitor' for the chain,\n"
+	      "                    as a monitor section in its file would\n"
 	      "  -c, --count N     admission probes to send\n"
 	      "  -r, --rate RATE   admission probes per second\n"
 	      "  -p, --ping-pong   send each admission probe when the one before came back\n"
@@ -95,6 +97,27 @@ static const struct calvin_cmd cmds[] = {
 		   "that does not answer within 2 s gets the line 'NAME: not answering (2 s)',\n"
 		   "the others are shown all the same, and status exits 1. What a VNF answers\n"
 		   "is shown escaped: its control characters as \\xNN.\n" },
+	{ .name = "monitor",
+	  .run = cmd_monitor,
+	  .min_args = 1,
+	  .max_args = 1,
+	  .synopsis = "CHAIN [--listen ADDR:PORT] [--allow-remote] [--rate N] [--window S]",
+	  .summary = "probe without end, serve Prometheus metrics",
+	  .usage = "Probe a deployed chain continuously until SIGTERM (the supervisor runs it\n"
+		   "when the chain file has a monitor section or 'up --monitor' was given).\n"
+		   "Each window gives one line (-j: one JSON object per line); a window whose\n"
+		   "p99 RTT exceeds the budget or that lost probes is a breach: an event in\n"
+		   "the chain's log, with the report's largest-share line, and the chain's\n"
+		   "hook. GET /metrics serves RTT, per-hop residence and per-link histograms,\n"
+		   "the VNFs' counters, breaches and the supervisor's health to Prometheus.\n\n"
+		   "      --listen ADDR:PORT  where /metrics is served (default 127.0.0.1:9357;\n"
+		   "                    port 0: any free port, see CHAIN.d/monitor.json)\n"
+		   "      --allow-remote  allow a listen address that is not loopback\n"
+		   "      --rate N      probes per second (default 10)\n"
+		   "      --window S    window length in seconds, or a duration (default 10)\n"
+		   "The chain file's monitor section gives what is not given here.\n",
+	  .opts = monitor_options,
+	  .opt = monitor_option },
 	{ .name = "exec",
 	  .run = cmd_exec,
 	  .min_args = 2,

@@ -51,6 +51,9 @@ int chain_undo(const struct node_backend *be, struct chain_state *s);
 /* The spec's probe section with the overrides applied. */
 void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_args *a,
 		      struct probe_args *out);
+/* Keep the calling thread (and the threads it makes) on the chain's
+ * housekeeping CPUs, off the busy-polling VNFs' cores. */
+void chain_pin_housekeeping(const struct calvin_chain_spec *spec);
 /* Probe a deployed chain and print the report; returns an exit code. */
 int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a);
 /* up --admit, once the chain is up: probe it briefly (ADMIT_COUNT paced

@@ -42,7 +42,7 @@ void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_a
 
 /* The probe is housekeeping: keep it off the cores of busy-polling VNFs,
  * where it would wait for the scheduler, not the network. */
-static void pin_to_housekeeping(const struct calvin_chain_spec *spec)
+void chain_pin_housekeeping(const struct calvin_chain_spec *spec)
 {
 	struct calvin_cpumask hk;
 	cpu_set_t set;
@@ -109,7 +109,7 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 		rc = CALVIN_EXIT_FAIL;
 		goto close_raw;
 	}
-	pin_to_housekeeping(spec);
+	chain_pin_housekeeping(spec);
 	err = backend_of(spec)->node_enter(spec, PROBE_NODE, &saved);
 	if (err) {
 		rc = CALVIN_EXIT_FAIL;

@@ -17,6 +17,7 @@
 #include "isolate/isolate.h"
 #include "jout.h"
 #include "loader.h"
+#include "monitor/monitor.h"
 #include "util.h"
 #include "util/util.h"
 
@@ -236,6 +237,8 @@ int chain_check(const struct calvin_chain_spec *spec, bool offline, struct calvi
 	/* what is wrong with the file first: a host limit is about valid ones;
 	 * up reads the key files here, once, and keeps their keys */
 	rc = keys ? deploy_keys_load(spec, keys) : check_key_files(spec);
+	if (!rc)
+		rc = monitor_check_hook(spec);
 	if (!rc)
 		rc = check_journal_names(spec);
 	if (rc)

@@ -518,4 +518,49 @@ void calvin_report_markdown(FILE *f, const struct calvin_chain_spec *spec,
 void calvin_report_gnuplot(FILE *f, const struct calvin_chain_spec *spec,
 			   const struct calvin_probe_result *r);
 
+/* ==== prom.c ==== */
+
+/* calvin's histograms in the Prometheus text exposition format (version
+ * 0.0.4): base unit seconds, cumulative _bucket lines with le, _sum and
+ * _count. Pure code: the caller gives the stream. */
+
+#define CALVIN_PROM_MAX_BOUNDS 192
+
+/* A Prometheus histogram: finite upper bounds (ascending, ns) and a count
+ * per bucket; counts[nr_bounds] is above the last bound (+Inf). Counts
+ * only grow: a series is the sum of every window added to it. */
+struct calvin_prom_hist {
+	unsigned int nr_bounds;
+	uint64_t bound_ns[CALVIN_PROM_MAX_BOUNDS];
+	uint64_t counts[CALVIN_PROM_MAX_BOUNDS + 1];
+	uint64_t count;
+	long double sum_ns;
+};
+
+/* RTT buckets: linear steps up to the budget (a 1-2-5 step near
+ * budget/64: 5us for a 350us budget), then doubling to 10 s, so a p99
+ * near the budget reads to one step. */
+void calvin_prom_hist_init_rtt(struct calvin_prom_hist *p, uint64_t budget_ns);
+/* Hop residence and link buckets: 1, 1.5, 2, 3, 5, 7 per decade from
+ * 100 ns to 10 s (a hop takes nanoseconds to microseconds). */
+void calvin_prom_hist_init_hop(struct calvin_prom_hist *p);
+/* Add every value of h: each log-linear bucket goes whole to the
+ * Prometheus bucket of its middle (a value moves at most 0.39%). */
+void calvin_prom_hist_add(struct calvin_prom_hist *p, const struct calvin_hist *h);
+/* # HELP and # TYPE of a metric family. */
+void calvin_prom_family(FILE *f, const char *name, const char *type, const char *help);
+/* One sample; labels ("chain=\"x\"", escaped) may be NULL or "". */
+void calvin_prom_sample(FILE *f, const char *name, const char *labels, double v);
+/* NAME_bucket{labels,le="..."} (cumulative, seconds), NAME_sum, NAME_count. */
+void calvin_prom_hist_write(FILE *f, const char *name, const char *labels,
+			    const struct calvin_prom_hist *p);
+/* Append key="value" (escaped; after a comma unless buf is "") to the
+ * labels in buf, truncated to len; returns the new length. */
+size_t calvin_prom_label(char *buf, size_t len, const char *key, const char *value);
+/* The q-quantile in seconds as Prometheus' histogram_quantile() computes
+ * it from these buckets (linear inside a bucket); NAN when empty. */
+double calvin_prom_quantile(const struct calvin_prom_hist *p, double q);
+/* The width in ns of the bucket that holds ns (UINT64_MAX: +Inf). */
+uint64_t calvin_prom_bucket_width(const struct calvin_prom_hist *p, uint64_t ns);
+
 #endif /* CALVIN_LIB_MEASURE_H */

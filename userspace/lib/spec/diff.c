@@ -199,7 +199,8 @@ static bool settings_equal(const struct calvin_chain_spec *a, const struct calvi
 {
 	return a->budget_ns == b->budget_ns && a->probe.count == b->probe.count &&
 	       a->probe.rate == b->probe.rate && a->probe.mode == b->probe.mode &&
-	       a->probe.size == b->probe.size;
+	       a->probe.size == b->probe.size &&
+	       !memcmp(&a->monitor, &b->monitor, sizeof(a->monitor));
 }
 
 void calvin_spec_diff(const struct calvin_chain_spec *old, const struct calvin_chain_spec *new,

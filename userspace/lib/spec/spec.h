@@ -309,6 +309,35 @@ struct calvin_libvirt_spec {
 	struct calvin_pos pos; /* of the section's key; line 0: not written */
 };
 
+/* monitor: continuous probing of a deployed chain (`calvin monitor`,
+ * started by the supervisor). YAML: monitor: {rate: N (default 10/s),
+ * window: DURATION (1s..1h, default 10s), listen: ADDR:PORT (default
+ * 127.0.0.1:9357; port 0: any free port), allow-remote: BOOL (a listen
+ * address that is not loopback; default false), hook: [PROG, ARG...]
+ * (absolute path, run without a shell on a breach), hook-timeout:
+ * DURATION (default 5s)}. */
+#define CALVIN_LISTEN_MAX 64
+#define CALVIN_HOOK_MAX_ARGS 16
+#define CALVIN_HOOK_ARG_MAX 256
+#define CALVIN_MONITOR_PORT 9357
+struct calvin_listen {
+	int family; /* AF_INET or AF_INET6 */
+	uint8_t addr[16];
+	uint16_t port; /* host byte order; 0: any free port */
+};
+struct calvin_monitor_spec {
+	bool on;	   /* the file has a monitor section */
+	unsigned int rate; /* probes per second */
+	uint64_t window_ns;
+	char listen_text[CALVIN_LISTEN_MAX];
+	struct calvin_listen listen;
+	bool allow_remote;
+	unsigned int nr_hook; /* 0: no hook */
+	char hook[CALVIN_HOOK_MAX_ARGS][CALVIN_HOOK_ARG_MAX];
+	struct calvin_pos hook_pos; /* of the program's path, for errors found later */
+	uint64_t hook_timeout_ns;
+};
+
 struct calvin_chain_spec {
 	char name[CALVIN_NAME_MAX + 1];
 	char path[4096]; /* the file it came from */
@@ -322,6 +351,7 @@ struct calvin_chain_spec {
 	struct calvin_probe_spec probe;
 	struct calvin_realtime_spec realtime;
 	struct calvin_libvirt_spec libvirt;
+	struct calvin_monitor_spec monitor;
 };
 
 /* ==== parse.c, load.c, text.c: a chain file read and parsed ==== */
@@ -394,6 +424,11 @@ const char *calvin_accel_name(enum calvin_accel a);
 extern const char *const calvin_vnf_kind_words[];
 extern const char *const calvin_pmd_words[];
 extern const char *const calvin_direction_words[];
+
+/* "127.0.0.1:9357", "[::1]:9357" into l: 0 or -EINVAL (pure). */
+int calvin_parse_listen(const char *s, struct calvin_listen *l);
+/* A loopback address (127.0.0.0/8, ::1)? */
+bool calvin_listen_is_local(const struct calvin_listen *l);
 
 /* Index of s in a words table, or -1. */
 int calvin_word_lookup(const char *const *words, const char *s);

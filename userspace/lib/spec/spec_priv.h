@@ -164,6 +164,10 @@ int calvin_spec_libvirt_after(struct spec_ctx *c, void *obj, struct spec_seen *s
 /* After the whole chain: the section fits the backend. */
 int calvin_spec_check_libvirt(struct spec_ctx *c, yaml_node_t *key);
 int calvin_spec_check_names(struct spec_ctx *c);
+/* monitor.c: the monitor section; its defaults, also for `up --monitor` */
+void calvin_spec_monitor_defaults(struct calvin_monitor_spec *m);
+int calvin_spec_set_monitor(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
+			    void *field);
 /* encrypt/decrypt and nc-encode/nc-decode pairs (pairs.c) */
 int calvin_spec_check_pairs(struct spec_ctx *c);
 
