@@ -105,11 +105,13 @@ static int node_mac(struct deploy *d, const char *node, const char *ifname, uint
 
 /* An endpoint: address, a static neighbour for the far endpoint (no ARP
  * crosses the chain: VNFs rewrite MACs; the first hop's MAC stands for the
- * far endpoint), checksums in software (offloaded UDP checksums are not
- * filled in after XDP_REDIRECT). */
+ * far endpoint), checksums in software where its first hop runs XDP
+ * (offloaded UDP checksums are not filled in after XDP_REDIRECT; see
+ * calvin_port_sw_csum()). */
 int netns_endpoint(struct deploy *d, const char *node, const char *ifname, const char *addr,
 		   const char *far_addr, const uint8_t hop_mac[6])
 {
+	bool probe = !strcmp(node, PROBE_NODE);
 	char ns[128], cidr[32];
 	int err;
 
@@ -118,7 +120,29 @@ int netns_endpoint(struct deploy *d, const char *node, const char *ifname, const
 	err = nl_addr_add(ns, ifname, cidr);
 	if (!err)
 		err = nl_neigh_permanent(ns, ifname, far_addr, hop_mac);
-	return err ? err : nl_tx_csum_off(ns, ifname);
+	if (err || !calvin_port_sw_csum(d->spec, d->nodes, d->nr_nodes, probe ? 0 : d->nr_nodes - 1,
+					probe))
+		return err;
+	return nl_tx_csum_off(ns, ifname);
+}
+
+/* Throughput mode: a kernel VNF's interface (tc) whose peer runs XDP
+ * checksums (and segments) in software what it hands on. */
+static int netns_kernel_csum(struct deploy *d)
+{
+	unsigned int i, side;
+	char ns[128];
+	int err = 0;
+
+	for (i = 1; !err && i + 1 < d->nr_nodes; i++) {
+		if (d->nodes[i].space != CALVIN_KERNEL)
+			continue;
+		node_netns(ns, sizeof(ns), d->spec->name, d->nodes[i].name);
+		for (side = 0; !err && side < 2; side++)
+			if (calvin_port_sw_csum(d->spec, d->nodes, d->nr_nodes, i, side))
+				err = nl_tx_csum_off(ns, side ? IF_EAST : IF_WEST);
+	}
+	return err;
 }
 
 static int netns_endpoints_setup(struct deploy *d)
@@ -133,7 +157,9 @@ static int netns_endpoints_setup(struct deploy *d)
 		err = netns_endpoint(d, PROBE_NODE, IF_EAST, PROBE_ADDR, SERVER_ADDR, mac);
 	if (!err)
 		err = node_mac(d, last, IF_EAST, mac);
-	return err ? err : netns_endpoint(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, mac);
+	if (!err)
+		err = netns_endpoint(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, mac);
+	return err ? err : netns_kernel_csum(d);
 }
 
 /* Journal an XDP attachment on one interface of a node, before it is made. */
@@ -167,17 +193,20 @@ int node_pass_attach(struct deploy *d, const char *node, const char *ifname)
 
 /* The server reflects probes in XDP and passes the rest to its own stack;
  * the probe's veth gets a pass-through program so that it accepts the frames
- * the first VNF redirects to it. */
+ * the first VNF redirects to it (not in throughput mode behind a kernel
+ * VNF at tc, which redirects to its veth's transmit: the program would
+ * only turn GSO off on that VNF's port). */
 static int netns_server(struct deploy *d)
 {
 	const struct calvin_chain_spec *s = d->spec;
+	bool probe_pass = calvin_port_has_xdp(s, d->nodes, d->nr_nodes, 0, true);
 	struct calvin_xdp_reflect_cfg rc = { 0 };
 	char ns[128], pin[PATH_MAX];
 	int err, saved;
 
 	vnf_pin_dir(pin, sizeof(pin), s->name, s->server.name);
 	err = xdp_intent(d, s->server.name, IF_WEST);
-	if (!err)
+	if (!err && probe_pass)
 		err = xdp_intent(d, PROBE_NODE, IF_EAST);
 	if (err)
 		return err;
@@ -195,7 +224,7 @@ static int netns_server(struct deploy *d)
 		calvin_err("%s: Failed to attach XDP reflector: %s", s->server.name, strerror(-err));
 		return err;
 	}
-	return node_pass_attach(d, PROBE_NODE, IF_EAST);
+	return probe_pass ? node_pass_attach(d, PROBE_NODE, IF_EAST) : 0;
 }
 
 /* Every name the deployment will journal: namespaces and DPDK runtime
