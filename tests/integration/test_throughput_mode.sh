@@ -14,6 +14,14 @@ C=t-tput
 SPEC=$(spec_copy chains/tactile-fwd-tput.yaml $C)
 trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
 
+# bad input: one line at the value's line and column, exit 2, nothing made
+sed 's/^mode: throughput .*/mode: fast/' "$SPEC" >"$TMP/bad.yaml"
+expect_bad "^$TMP/bad.yaml:6:7: unknown mode 'fast'; use one of: latency, throughput\$" \
+	$CALVIN up "$TMP/bad.yaml"
+sed 's/^backend: .*/backend: libvirt/' "$SPEC" >"$TMP/bad.yaml"
+expect_bad "^$TMP/bad.yaml:6:7: mode: throughput needs 'backend: netns'" $CALVIN validate "$TMP/bad.yaml"
+assert_clean $C
+
 $CALVIN plan "$SPEC" | grep -q '^mode throughput: kernel VNFs at tc' || fail "plan: no mode line"
 $CALVIN up "$SPEC" 2>"$TMP/up.err" || fail "calvin up failed: $(cat "$TMP/up.err")"
 $CALVIN status $C >"$TMP/status" || fail "calvin status failed"
