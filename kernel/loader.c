@@ -192,7 +192,7 @@ static void vnf_set_rodata(const struct calvin_vnf *vnf, const struct calvin_xdp
 	*vnf->clock = cfg->clock;
 }
 
-static int vnf_fill_ports(const struct calvin_vnf *vnf, const struct calvin_xdp_forward_cfg *cfg)
+int calvin_vnf_fill_ports(const struct calvin_vnf *vnf, const struct calvin_xdp_forward_cfg *cfg)
 {
 	int err;
 
@@ -202,16 +202,8 @@ static int vnf_fill_ports(const struct calvin_vnf *vnf, const struct calvin_xdp_
 	return add_port(vnf, cfg, false);
 }
 
-int calvin_vnf_attach(const struct calvin_xdp_forward_cfg *cfg, const struct calvin_vnf *vnf,
-		      const void *arg)
+int calvin_vnf_prepare(const struct calvin_xdp_forward_cfg *cfg, const struct calvin_vnf *vnf)
 {
-	const struct calvin_pin vnf_pins[] = {
-		{ vnf->stats, CALVIN_PIN_STATS },
-		{ vnf->ports, CALVIN_PIN_PORTS },
-		{ vnf->egress, CALVIN_PIN_EGRESS },
-		{ NULL, NULL },
-	};
-	struct xdp_program *prog;
 	int err;
 
 	if (!cfg || !cfg->pin_dir || cfg->west_ifindex <= 0 || cfg->east_ifindex <= 0 ||
@@ -219,9 +211,21 @@ int calvin_vnf_attach(const struct calvin_xdp_forward_cfg *cfg, const struct cal
 	    (cfg->node_count > 1 && cfg->node_index >= cfg->node_count))
 		return -EINVAL;
 	err = calvin_mkdir_p(cfg->pin_dir);
+	if (!err)
+		vnf_set_rodata(vnf, cfg);
+	return err;
+}
+
+int calvin_vnf_attach(const struct calvin_xdp_forward_cfg *cfg, const struct calvin_vnf *vnf,
+		      const void *arg)
+{
+	const struct calvin_pin vnf_pins[] = CALVIN_VNF_PINS(vnf);
+	struct xdp_program *prog;
+	int err;
+
+	err = calvin_vnf_prepare(cfg, vnf);
 	if (err)
 		return err;
-	vnf_set_rodata(vnf, cfg);
 	prog = calvin_xdp_prog(vnf->obj, vnf->prog, &err);
 	if (!prog)
 		return err;
@@ -244,7 +248,7 @@ int calvin_vnf_attach(const struct calvin_xdp_forward_cfg *cfg, const struct cal
 		goto detach_west;
 	err = vnf->fill ? vnf->fill(vnf, arg) : 0;
 	if (!err)
-		err = vnf_fill_ports(vnf, cfg);
+		err = calvin_vnf_fill_ports(vnf, cfg);
 	if (!err)
 		err = calvin_pin_maps(cfg->pin_dir, vnf_pins);
 	if (err)

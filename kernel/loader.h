@@ -53,6 +53,13 @@ struct calvin_xdp_forward_cfg {
  * pin_dir. */
 int calvin_xdp_forward_attach(const struct calvin_xdp_forward_cfg *cfg);
 
+/* Throughput mode: attach forward_tc.bpf.c, the same forwarder on socket
+ * buffers, to both ports' tc ingress (clsact), with the same maps and
+ * pins, so that the ports' veth peers keep GSO/TSO (see forward_tc.bpf.c).
+ * Several on a node run in chain order, by tc priority. The filters go
+ * with the interfaces: nothing to detach but the namespace. */
+int calvin_tc_forward_attach(const struct calvin_xdp_forward_cfg *cfg);
+
 /* An IPv4 or IPv6 prefix, as the acl and router loaders take it. */
 struct calvin_xdp_prefix {
 	uint8_t family;	  /* CALVIN_FAMILY_*; ANY (length 0) matches any address */

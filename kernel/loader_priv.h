@@ -98,6 +98,23 @@ int calvin_port_entry(const struct calvin_xdp_forward_cfg *cfg, bool east,
 int calvin_vnf_attach(const struct calvin_xdp_forward_cfg *cfg, const struct calvin_vnf *vnf,
 		      const void *arg);
 
+/* The pieces of calvin_vnf_attach() that the tc attach (tc.c) shares:
+ * before load, check cfg, make the pin dir and set the read-only globals;
+ * after load, fill the port table and egress map; the maps every
+ * two-port VNF pins. */
+int calvin_vnf_prepare(const struct calvin_xdp_forward_cfg *cfg, const struct calvin_vnf *vnf);
+int calvin_vnf_fill_ports(const struct calvin_vnf *vnf, const struct calvin_xdp_forward_cfg *cfg);
+#define CALVIN_VNF_PINS(vnf)                                                                       \
+	{                                                                                          \
+		{ (vnf)->stats, CALVIN_PIN_STATS }, { (vnf)->ports, CALVIN_PIN_PORTS },            \
+		    { (vnf)->egress, CALVIN_PIN_EGRESS }, { NULL, NULL },                          \
+	}
+
+/* calvin_vnf_attach() at tc ingress (tc.c): load vnf's object, fill its
+ * maps, pin them, attach its program to both ports' ingress (clsact,
+ * direct action, priority 1 + the VNF's index on the node). */
+int calvin_tc_vnf_attach(const struct calvin_xdp_forward_cfg *cfg, const struct calvin_vnf *vnf);
+
 /* Sum the per-CPU values of key, each n __u64 counters, into out[n]. */
 int calvin_percpu_sum(int fd, uint32_t key, __u64 *out, unsigned int n);
 

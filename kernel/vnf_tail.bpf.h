@@ -111,15 +111,13 @@ static __always_inline __u64 calvin_vnf_now(struct calvin_vnf *v)
 	return v->t_in;
 }
 
-/* Take t_in, find the port and the stats, count, parse. 0: go on with an IP
- * frame in v->pkt; 1: return *verdict now (see above for which). */
-static __always_inline int calvin_vnf_begin(struct xdp_md *ctx, struct calvin_vnf *v, int *verdict)
+/* After t_in, data and data_end: find the port and the stats, count,
+ * parse. 0: go on with an IP frame in v->pkt; 1: return the XDP verdict
+ * *verdict now (see above for which). Shared with the tc forwarder
+ * (forward_tc.bpf.c), which says the verdicts in tc's words. */
+static __always_inline int calvin_vnf_classify(struct calvin_vnf *v, __u32 ifindex, __u64 len,
+					       int *verdict)
 {
-	__u32 ifindex = ctx->ingress_ifindex;
-
-	v->data = (void *)(long)ctx->data;
-	v->data_end = (void *)(long)ctx->data_end;
-	v->t_in = calvin_surely_not_probe(v->data, v->data_end) ? 0 : bpf_ktime_get_ns();
 	v->port = bpf_map_lookup_elem(&calvin_ports, &ifindex);
 	v->dir = v->port ? v->port->dir & 1 : CALVIN_DIR_FWD;
 	v->st = bpf_map_lookup_elem(&calvin_stats, &v->dir);
@@ -128,7 +126,7 @@ static __always_inline int calvin_vnf_begin(struct xdp_md *ctx, struct calvin_vn
 		return 1;
 	}
 	v->st->rx_packets++;
-	v->st->rx_bytes += v->data_end - v->data;
+	v->st->rx_bytes += len;
 	if (!v->port) {
 		v->st->drop_redirect++;
 		*verdict = XDP_PASS;
@@ -145,6 +143,15 @@ static __always_inline int calvin_vnf_begin(struct xdp_md *ctx, struct calvin_vn
 		return 1;
 	}
 	return 0;
+}
+
+/* Take t_in, find the port and the stats, count, parse (see above). */
+static __always_inline int calvin_vnf_begin(struct xdp_md *ctx, struct calvin_vnf *v, int *verdict)
+{
+	v->data = (void *)(long)ctx->data;
+	v->data_end = (void *)(long)ctx->data_end;
+	v->t_in = calvin_surely_not_probe(v->data, v->data_end) ? 0 : bpf_ktime_get_ns();
+	return calvin_vnf_classify(v, ctx->ingress_ifindex, v->data_end - v->data, verdict);
 }
 
 /* Hand the frame on: out of out's egress (out is v->port for a VNF that

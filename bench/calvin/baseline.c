@@ -89,7 +89,7 @@ static int one(struct bench *b, unsigned int stack, unsigned int round, void *ar
 
 	bench_progress(b, "round %u/%u: %s: deploying", round, b->rounds,
 		       k == CALVIN ? "calvin" : "conventional stack");
-	rc = k == CALVIN ? bench_up(b, spec) : bench_stack_up(b, spec, x->ports, &x->sp);
+	rc = k == CALVIN ? bench_up(b, spec) : bench_stack_up(b, spec, x->ports, false, &x->sp);
 	if (rc) {
 		x->failed[k] = !bench_stopped();
 		b->incomplete |= x->failed[k];

@@ -213,10 +213,12 @@ struct calvin_stack_plan;
 /* Deploy spec's topology on the conventional stack (Linux forwarding,
  * calvin-relay) as chain spec->name, relaying UDP ports (a list, e.g.
  * "7357,11111"; the echo at the server answers the first, the probe's);
- * *sp says its addresses (the probe's entry). Journalled
+ * *sp says its addresses (the probe's entry). Its interfaces checksum in
+ * software (so segment too) where calvin's in spec's mode would
+ * (calvin_port_sw_csum()), or nowhere with default_offloads. Journalled
  * like a chain: bench_down() and `calvin down` remove it. Exit code. */
 int bench_stack_up(struct bench *b, const struct calvin_chain_spec *spec, const char *ports,
-		   struct calvin_stack_plan *sp);
+		   bool default_offloads, struct calvin_stack_plan *sp);
 
 /* ---- gen.c ---- */
 

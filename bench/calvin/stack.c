@@ -57,11 +57,12 @@ static int side_setup(const struct deploy *d, const struct calvin_stack_plan *sp
 		   : nl_neigh_permanent(ns, ifname(east), east ? n->east_peer : n->west_peer, mac);
 }
 
-static int node_setup(const struct deploy *d, const struct calvin_stack_plan *sp, unsigned int i)
+static int node_setup(const struct deploy *d, const struct calvin_stack_plan *sp, unsigned int i,
+		      bool default_offloads)
 {
 	const struct calvin_stack_node *n = &sp->node[i];
 	char ns[128];
-	unsigned int r;
+	unsigned int r, side;
 	int err = 0;
 
 	node_netns(ns, sizeof(ns), d->spec->name, d->nodes[i].name);
@@ -75,9 +76,14 @@ static int node_setup(const struct deploy *d, const struct calvin_stack_plan *sp
 	if (err)
 		return err;
 	if (n->role == CALVIN_STACK_ROUTER || n->role == CALVIN_STACK_RELAY)
-		return nsnode_sysctl(ns, "/proc/sys/net/ipv4/ip_forward", "1");
-	/* the endpoints as calvin's chains have them: checksums in software */
-	return nl_tx_csum_off(ns, ifname(n->role == CALVIN_STACK_PROBE));
+		err = nsnode_sysctl(ns, "/proc/sys/net/ipv4/ip_forward", "1");
+	/* the offloads of calvin's chain in its mode, interface by interface
+	 * (calvin_port_sw_csum()), unless Linux's defaults are asked for */
+	for (side = 0; !err && !default_offloads && side < 2; side++)
+		if ((side ? i + 1 < d->nr_nodes : i > 0) &&
+		    calvin_port_sw_csum(d->spec, d->nodes, d->nr_nodes, i, side))
+			err = nl_tx_csum_off(ns, ifname(side));
+	return err;
 }
 
 /* In the child: wait for the go (we are journalled by then), into the
@@ -185,7 +191,8 @@ static int relays_start(struct deploy *d, const struct calvin_stack_plan *sp, co
 	return err;
 }
 
-static int deploy(struct deploy *d, const struct calvin_stack_plan *sp, const char *ports)
+static int deploy(struct deploy *d, const struct calvin_stack_plan *sp, const char *ports,
+		  bool default_offloads)
 {
 	char path[PATH_MAX];
 	unsigned int i;
@@ -203,14 +210,14 @@ static int deploy(struct deploy *d, const struct calvin_stack_plan *sp, const ch
 	for (i = 0; !err && i + 1 < d->nr_nodes; i++)
 		err = nsnode_link(d, i, i + 1);
 	for (i = 0; !err && i < d->nr_nodes; i++)
-		err = node_setup(d, sp, i);
+		err = node_setup(d, sp, i, default_offloads);
 	if (!err)
 		err = relays_start(d, sp, ports);
 	return err ? err : calvin_quit ? -EINTR : 0;
 }
 
 int bench_stack_up(struct bench *b, const struct calvin_chain_spec *spec, const char *ports,
-		   struct calvin_stack_plan *sp)
+		   bool default_offloads, struct calvin_stack_plan *sp)
 {
 	struct chain_state state;
 	struct calvin_plan plan;
@@ -233,7 +240,7 @@ int bench_stack_up(struct bench *b, const struct calvin_chain_spec *spec, const 
 		calvin_err("cannot create the state of chain %s: %s", spec->name, strerror(-err));
 		return CALVIN_EXIT_FAIL;
 	}
-	err = deploy(&d, sp, ports);
+	err = deploy(&d, sp, ports, default_offloads);
 	if (!err) {
 		state_close(&state, false);
 		return 0;

@@ -4,7 +4,10 @@
  * calvin_ndr_* of bench/lib/stats.c), at 64- and 1400-byte frames: calvin with its
  * user VNFs in latency mode (burst 1) and throughput mode (burst 32), and
  * the same topology on the conventional stack (stack.c); then TCP goodput
- * (iperf3) through each. Frames come from gen.c in the probe node and are
+ * (iperf3) through each, and through three TCP-only configurations: calvin
+ * in `mode: throughput` (kernel VNFs at tc, senders keep GSO/TSO), and the
+ * conventional stack with the same offloads, interface by interface, and
+ * with Linux's default offloads. Frames come from gen.c in the probe node and are
  * counted at the server's interface (one way); each search starts with a
  * trial at the generator's own ceiling, so a figure the generator limits
  * is marked as such. Stacks alternate round by round; each is deployed
@@ -32,17 +35,21 @@
 
 static const unsigned int sizes[] = { 64, 1400 };
 #define NR_SIZES (sizeof(sizes) / sizeof(sizes[0]))
-#define MAX_STACKS 3
+#define MAX_STACKS 6
 
 struct stack {
 	const char *key, *label;
 	unsigned int burst; /* 0: the conventional stack */
+	int mode;	    /* enum calvin_chain_mode of its spec */
+	bool default_offloads; /* the conventional stack with Linux's */
+	bool tcp_only;	       /* no no-drop-rate search */
 	struct calvin_chain_spec spec;
 };
 
 struct tput {
 	struct stack st[MAX_STACKS];
-	unsigned int nr_stacks;
+	unsigned int nr_stacks, nr_ndr;	   /* the first nr_ndr have NDR rows */
+	int tput, tput_same, tput_default; /* mode: throughput's rows; -1: none */
 	struct calvin_stack_plan sp;
 	char ports[32];
 	struct calvin_bench_ndr rows[MAX_STACKS * NR_SIZES];
@@ -185,12 +192,13 @@ static int measure(struct bench *b, struct tput *x, unsigned int k, unsigned int
 	struct calvin_gen_flow flow;
 	unsigned int s;
 	double bps = 0;
-	int err, sink = -1;
+	int err = 0, sink = -1;
 
-	err = sink_open(&st->spec, server, &sink);
-	if (!err)
+	if (!st->tcp_only)
+		err = sink_open(&st->spec, server, &sink);
+	if (!err && !st->tcp_only)
 		err = bench_gen_flow(&st->spec, src, dst, GEN_PORT, &flow);
-	for (s = 0; !err && s < NR_SIZES && !bench_stopped(); s++)
+	for (s = 0; !err && !st->tcp_only && s < NR_SIZES && !bench_stopped(); s++)
 		err = search(b, x, &st->spec, &flow, k * NR_SIZES + s, round);
 	if (sink >= 0)
 		close(sink);
@@ -216,7 +224,8 @@ static int one(struct bench *b, unsigned int k, unsigned int round, void *arg)
 	int rc, err, down;
 
 	bench_progress(b, "round %u/%u: %s: deploying", round, b->rounds, st->label);
-	rc = st->burst ? bench_up(b, &st->spec) : bench_stack_up(b, &st->spec, x->ports, &x->sp);
+	rc = st->burst ? bench_up(b, &st->spec)
+		       : bench_stack_up(b, &st->spec, x->ports, st->default_offloads, &x->sp);
 	if (rc) {
 		x->failed = !bench_stopped();
 		return 0;
@@ -242,11 +251,62 @@ static bool has_user_vnf(const struct calvin_chain_spec *s)
 	return false;
 }
 
-static void stack_set(struct stack *st, const char *key, const char *label, unsigned int burst)
+/* mode: throughput has a tc program for the forwarder only. */
+static bool tc_capable(const struct calvin_chain_spec *s)
 {
+	unsigned int i;
+
+	for (i = 0; i < s->nr_vnfs; i++)
+		if (s->vnfs[i].space == CALVIN_KERNEL && s->vnfs[i].kind != CALVIN_VNF_FORWARD)
+			return false;
+	return true;
+}
+
+static struct stack *stack_add(struct tput *x, const char *key, const char *label,
+			       unsigned int burst, int mode, int ref)
+{
+	struct stack *st = &x->st[x->nr_stacks];
+
 	st->key = key;
 	st->label = label;
 	st->burst = burst;
+	st->mode = mode;
+	st->tcp_only = x->nr_ndr < x->nr_stacks || mode == CALVIN_MODE_THROUGHPUT;
+	if (!st->tcp_only)
+		x->nr_ndr++;
+	x->tcp[x->nr_stacks].ref = ref;
+	x->nr_stacks++;
+	return st;
+}
+
+/* calvin-b1, calvin-b32 and linux with their NDR searches, then the
+ * TCP-only ones: calvin-tput against linux-tput (the same offloads) and
+ * linux-default. */
+static void stacks_choose(const struct calvin_chain_spec *spec, struct tput *x)
+{
+	bool user = has_user_vnf(spec);
+	int linux_k = user ? 2 : 1;
+
+	stack_add(x, "calvin-b1",
+		  user ? "calvin, burst 1 (latency mode)" : "calvin (no user VNFs: no burst)", 1,
+		  CALVIN_MODE_LATENCY, linux_k);
+	if (user)
+		stack_add(x, "calvin-b32", "calvin, burst 32 (throughput mode)", 32,
+			  CALVIN_MODE_LATENCY, linux_k);
+	stack_add(x, "linux", "conventional stack", 0, CALVIN_MODE_LATENCY, -1);
+	x->tput = x->tput_same = x->tput_default = -1;
+	if (!tc_capable(spec))
+		return;
+	x->tput = (int)x->nr_stacks;
+	x->tput_same = x->tput + 1;
+	x->tput_default = x->tput + 2;
+	stack_add(x, "calvin-tput", "calvin, mode: throughput (tc, GSO; burst 32)", user ? 32 : 1,
+		  CALVIN_MODE_THROUGHPUT, x->tput_same);
+	stack_add(x, "linux-tput", "conventional stack, offloads of mode: throughput", 0,
+		  CALVIN_MODE_THROUGHPUT, -1);
+	stack_add(x, "linux-default", "conventional stack, default offloads", 0,
+		  CALVIN_MODE_THROUGHPUT, -1)
+	    ->default_offloads = true;
 }
 
 static int stacks(struct bench *b, struct tput *x)
@@ -255,15 +315,10 @@ static int stacks(struct bench *b, struct tput *x)
 	unsigned int k, s;
 	int rc;
 
-	stack_set(&x->st[x->nr_stacks++], "calvin-b1", "calvin, burst 1 (latency mode)", 1);
-	if (has_user_vnf(&b->spec))
-		stack_set(&x->st[x->nr_stacks++], "calvin-b32",
-			  "calvin, burst 32 (throughput mode)", 32);
-	else
-		x->st[0].label = "calvin (no user VNFs: no burst)";
-	stack_set(&x->st[x->nr_stacks++], "linux", "conventional stack", 0);
+	stacks_choose(&b->spec, x);
 	for (k = 0; k < x->nr_stacks; k++) {
 		o.burst = x->st[k].burst ? x->st[k].burst : 1;
+		o.mode = x->st[k].mode;
 		rc = bench_variant(b, x->st[k].key, &o, &x->st[k].spec);
 		if (rc)
 			return rc;
@@ -271,7 +326,7 @@ static int stacks(struct bench *b, struct tput *x)
 		/* the no-drop rates are measured without it */
 		if (!tool_path("iperf3"))
 			tool_missing("iperf3", x->tcp[k].why, sizeof(x->tcp[k].why));
-		for (s = 0; s < NR_SIZES; s++) {
+		for (s = 0; !x->st[k].tcp_only && s < NR_SIZES; s++) {
 			struct calvin_bench_ndr *r = &x->rows[k * NR_SIZES + s];
 
 			snprintf(r->config, sizeof(r->config), "%s-%u", x->st[k].key, sizes[s]);
@@ -291,7 +346,7 @@ static void incomplete(struct bench *b, struct tput *x)
 {
 	unsigned int i;
 
-	for (i = 0; i < x->nr_stacks * NR_SIZES; i++) {
+	for (i = 0; i < x->nr_ndr * NR_SIZES; i++) {
 		if (x->rows[i].nr == b->rounds)
 			continue;
 		b->incomplete = true;
@@ -310,7 +365,7 @@ void bench_throughput_plot(struct bench *b, FILE *f)
 {
 	struct tput *x = b->priv;
 
-	calvin_bench_ndr_gnuplot(f, x->rows, x->nr_stacks * NR_SIZES, x->trials, x->nt);
+	calvin_bench_ndr_gnuplot(f, x->rows, x->nr_ndr * NR_SIZES, x->trials, x->nt);
 }
 
 static void write_md(struct bench *b, FILE *f, bool pictures)
@@ -341,13 +396,21 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 	      "generator and first hop together, given per configuration.\n\n"
 	      "## No-drop rate\n\n",
 	      f);
-	calvin_bench_ndr_table(f, x->rows, x->nr_stacks * NR_SIZES);
+	calvin_bench_ndr_table(f, x->rows, x->nr_ndr * NR_SIZES);
 	fputs("\nDoes throughput mode carry at least what the conventional per-packet chain "
 	      "carries?\n\n",
 	      f);
-	calvin_bench_ndr_verdict(f, x->rows, x->nr_stacks * NR_SIZES);
+	calvin_bench_ndr_verdict(f, x->rows, x->nr_ndr * NR_SIZES);
 	fputs("\n## TCP goodput (iperf3, one stream)\n\n", f);
 	calvin_bench_tcp_table(f, x->tcp, x->nr_stacks);
+	if (x->tput >= 0) {
+		fputs("\nDoes `mode: throughput` carry one TCP stream at least as fast as the "
+		      "conventional stack with the same offloads (tx checksumming, so TSO/GSO, off "
+		      "on the same interfaces: where the next hop runs XDP)?\n\n",
+		      f);
+		calvin_bench_tcp_verdict(f, x->tcp, (size_t)x->tput, (size_t)x->tput_same,
+					 (size_t)x->tput_default);
+	}
 	fputc('\n', f);
 	if (pictures) {
 		calvin_bench_md_picture(f, "throughput-ndr", "no-drop rate per configuration");

@@ -291,9 +291,15 @@ struct calvin_bench_tcp {
 	double bps[CALVIN_BENCH_MAX_ROUNDS]; /* theirs */
 	unsigned int failed;		     /* rounds not measured, */
 	char why[CALVIN_BENCH_WHY_MAX];	     /* and why (the first reason) */
+	int ref; /* the row its median is divided by in the table; -1: none */
 };
 void calvin_bench_tcp_csv(FILE *f, const struct calvin_bench_tcp *t, size_t n);
 void calvin_bench_tcp_table(FILE *f, const struct calvin_bench_tcp *t, size_t n);
+/* One line: the median of row calvin against those of rows same (the
+ * conventional stack with the same offloads: the verdict) and dflt (its
+ * default offloads), as ratios. */
+void calvin_bench_tcp_verdict(FILE *f, const struct calvin_bench_tcp *t, size_t calvin, size_t same,
+			      size_t dflt);
 
 /* Pictures: throughput-ndr (median NDR per configuration and size, in
  * Mbit/s, with each round's as points) and throughput-loss (loss against
@@ -501,12 +507,13 @@ struct calvin_spec_override {
 	unsigned int burst; /* every user VNF's burst; 0: as the file says */
 	int links;	    /* enum calvin_vm_links; -1: as the file says */
 	const char *image;  /* libvirt image directory; NULL: as the file says */
+	int mode;	    /* enum calvin_chain_mode; -1: as the file says */
 };
 
 /* An override that changes nothing. */
 #define CALVIN_SPEC_OVERRIDE_NONE                                                                  \
 	{                                                                                          \
-		.placement = -1, .burst = 0, .links = -1, .image = NULL                            \
+		.placement = -1, .burst = 0, .links = -1, .image = NULL, .mode = -1                \
 	}
 
 /* The text (len bytes) spec was parsed from, with o applied: *out is

@@ -143,15 +143,30 @@ void calvin_bench_tcp_csv(FILE *f, const struct calvin_bench_tcp *t, size_t n)
 			fprintf(f, "%s,%u,%.0f\n", t[i].label, k + 1, t[i].bps[k]);
 }
 
+/* "1.23x LABEL", or "-" where there is no reference or no figure. */
+static void tcp_ratio(FILE *f, const struct calvin_bench_tcp *t, size_t n, size_t i)
+{
+	const struct calvin_bench_tcp *r =
+	    t[i].ref >= 0 && (size_t)t[i].ref < n ? &t[t[i].ref] : NULL;
+	double base = r && r->nr ? median(r->bps, r->nr) : 0;
+
+	if (!t[i].nr || base <= 0)
+		fputs(" - |\n", f);
+	else
+		fprintf(f, " %.2fx %s |\n", median(t[i].bps, t[i].nr) / base, r->label);
+}
+
 void calvin_bench_tcp_table(FILE *f, const struct calvin_bench_tcp *t, size_t n)
 {
 	unsigned int k;
 	size_t i;
 
-	fputs("| configuration | TCP goodput Gbit/s (median) | each round |\n|---|---:|---|\n", f);
+	fputs("| configuration | TCP goodput Gbit/s (median) | each round | median against |\n"
+	      "|---|---:|---|---|\n",
+	      f);
 	for (i = 0; i < n; i++) {
 		if (!t[i].nr) {
-			fprintf(f, "| %s | not measured: %s | - |\n", t[i].label,
+			fprintf(f, "| %s | not measured: %s | - | - |\n", t[i].label,
 				t[i].why[0] ? t[i].why : "no round");
 			continue;
 		}
@@ -160,8 +175,28 @@ void calvin_bench_tcp_table(FILE *f, const struct calvin_bench_tcp *t, size_t n)
 			fprintf(f, "%s%.2f", k ? ", " : " ", t[i].bps[k] / 1e9);
 		if (t[i].failed)
 			fprintf(f, "; %u not measured: %s", t[i].failed, t[i].why);
-		fputs(" |\n", f);
+		fputs(" |", f);
+		tcp_ratio(f, t, n, i);
 	}
+}
+
+void calvin_bench_tcp_verdict(FILE *f, const struct calvin_bench_tcp *t, size_t calvin, size_t same,
+			      size_t dflt)
+{
+	double c = t[calvin].nr ? median(t[calvin].bps, t[calvin].nr) : 0;
+	double s = t[same].nr ? median(t[same].bps, t[same].nr) : 0;
+	double d = t[dflt].nr ? median(t[dflt].bps, t[dflt].nr) : 0;
+
+	if (!c || !s) {
+		fprintf(f, "- %s against %s: not measured in any round\n", t[calvin].label,
+			t[same].label);
+		return;
+	}
+	fprintf(f, "- %s carries %.2f Gbit/s, %.2fx %s (%.2f): **%s**", t[calvin].label, c / 1e9,
+		c / s, t[same].label, s / 1e9, c >= s ? "at least as fast" : "slower");
+	if (d)
+		fprintf(f, "; %.2fx %s (%.2f)", c / d, t[dflt].label, d / 1e9);
+	fputs("\n", f);
 }
 
 static void gp_label(FILE *f, const char *s)

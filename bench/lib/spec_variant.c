@@ -33,6 +33,7 @@ struct frame {
 #define SEEN_LINKS 4u
 #define SEEN_IMAGE 8u
 #define SEEN_LIBVIRT 16u
+#define SEEN_MODE 32u
 
 struct variant {
 	const struct calvin_chain_spec *spec;
@@ -97,6 +98,10 @@ static const char *replacement(struct variant *v, struct frame *f, const char *k
 		f->seen |= SEEN_PLACEMENT;
 		return calvin_placement_name(o->placement);
 	}
+	if (f->kind == FR_ROOT && !strcmp(key, "mode") && o->mode >= 0) {
+		f->seen |= SEEN_MODE;
+		return calvin_chain_mode_name(o->mode);
+	}
 	if (f->kind == FR_VNF && !strcmp(key, "burst") && o->burst && user_vnf(v, f)) {
 		f->seen |= SEEN_BURST;
 		return v->burst;
@@ -139,6 +144,8 @@ static int add_missing(struct variant *v, struct frame *f)
 		return 0;
 	if (v->o->placement >= 0 && !(f->seen & SEEN_PLACEMENT))
 		err = emit_pair(v, "placement", calvin_placement_name(v->o->placement));
+	if (!err && v->o->mode >= 0 && !(f->seen & SEEN_MODE))
+		err = emit_pair(v, "mode", calvin_chain_mode_name(v->o->mode));
 	if (err || (f->seen & SEEN_LIBVIRT) || (v->o->links < 0 && !v->o->image))
 		return err;
 	err = emit_scalar(v, "libvirt");

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # `calvin bench throughput`, a short run: no-drop-rate searches at 64 and
 # 1400 bytes through calvin in latency mode (burst 1), throughput mode
-# (burst 32) and the conventional stack, and iperf3 through each; the
+# (burst 32) and the conventional stack, and iperf3 through each and
+# through calvin in mode: throughput and the conventional stack with the
+# same and with default offloads; the
 # report and its CSV files hold a rate for every configuration and size,
 # and nothing is left behind (chains, relays, iperf3, the journal).
 . "$(dirname "$0")/lib.sh"
@@ -35,6 +37,20 @@ for k in 'calvin, burst 1 (latency mode)' 'calvin, burst 32 (throughput mode)' '
 	grep -qE "^\| $(echo "$k" | sed 's/[()]/\\&/g') \| [0-9.]+ \|" "$D/report.md" ||
 		fail "no TCP goodput of $k in the report"
 done
+# TCP only: calvin in mode: throughput, the conventional stack with its
+# offloads and with Linux's, each with its goodput and the verdict
+for k in 'calvin, mode: throughput (tc, GSO; burst 32)' \
+	'conventional stack, offloads of mode: throughput' 'conventional stack, default offloads'; do
+	grep -qF "$k,1," "$D/tcp.csv" || fail "tcp.csv: no goodput of $k"
+	grep -qE "^\| $(echo "$k" | sed 's/[()]/\\&/g') \| [0-9.]+ \|" "$D/report.md" ||
+		fail "no TCP goodput of $k in the report"
+done
+grep -qE '^\| calvin, mode: throughput .* \| [0-9.]+x conventional stack, offloads of mode: throughput \|$' \
+	"$D/report.md" || fail "no ratio of mode: throughput to the same offloads"
+grep -qE '^- calvin, mode: throughput .* carries [0-9.]+ Gbit/s, [0-9.]+x .*; [0-9.]+x conventional stack, default offloads' \
+	"$D/report.md" || fail "no verdict on mode: throughput"
+[ -s "$D/chains/calvin-tput.yaml" ] && grep -q '^mode: throughput' "$D/chains/calvin-tput.yaml" ||
+	fail "chains/calvin-tput.yaml is not in mode: throughput"
 grep -q '1.5 Mbit/s' "$D/report.md" || fail "no published figure beside the results"
 grep -q '^- Machine: .*CPUs' "$D/report.md" || fail "report.md does not say the machine"
 bench_clean $C

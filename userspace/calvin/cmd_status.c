@@ -219,7 +219,9 @@ static int chain_status_of(const char *chain, struct json_object *doc,
 		return rc;
 	}
 	if (!o)
-		printf("chain %s (%s)\n", chain, spec->path);
+		printf("chain %s (%s)\n  mode %s: %s\n", chain, spec->path,
+		       calvin_chain_mode_name(spec->mode), calvin_chain_mode_text(spec));
+	jw_str(o, "mode", calvin_chain_mode_name(spec->mode));
 	placement_notes(chain, o);
 	for (i = 0; i < spec->nr_vnfs; i++)
 		if (spec->vnfs[i].space == CALVIN_KERNEL ? kernel_stats(spec, i, vnfs)

@@ -167,9 +167,14 @@ static void csvs(FILE *f, void *arg)
 		  .received = 5000 },
 	};
 	struct calvin_bench_tcp tcp[3] = {
-		{ .label = "calvin", .nr = 2, .bps = { 1e9, 2e9 } },
-		{ .label = "half", .nr = 1, .bps = { 3e9 }, .failed = 1, .why = "iperf3 failed" },
-		{ .label = "none", .why = "iperf3 is not installed" },
+		{ .label = "calvin", .nr = 2, .bps = { 1e9, 2e9 }, .ref = 1 },
+		{ .label = "half",
+		  .nr = 1,
+		  .bps = { 3e9 },
+		  .failed = 1,
+		  .why = "iperf3 failed",
+		  .ref = -1 },
+		{ .label = "none", .why = "iperf3 is not installed", .ref = 0 },
 	};
 
 	calvin_bench_trials_csv(f, rows, tr, 2);
@@ -190,10 +195,11 @@ static void test_csvs(void **state)
 			       "calvin-b1-64,64,2,5000,4999,5000,5000,0.00000000\n"));
 	assert_non_null(strstr(t, "config,round,bits_per_second\ncalvin,1,1000000000\n"
 				  "calvin,2,2000000000\n"));
-	assert_non_null(strstr(t, "| calvin | 1.50 | 1.00, 2.00 |\n"));
+	/* medians, and the ratio of medians to the row given */
+	assert_non_null(strstr(t, "| calvin | 1.50 | 1.00, 2.00 | 0.50x half |\n"));
 	/* a round that failed is no 0.00; a row without any says why */
-	assert_non_null(strstr(t, "| half | 3.00 | 3.00; 1 not measured: iperf3 failed |\n"));
-	assert_non_null(strstr(t, "| none | not measured: iperf3 is not installed | - |\n"));
+	assert_non_null(strstr(t, "| half | 3.00 | 3.00; 1 not measured: iperf3 failed | - |\n"));
+	assert_non_null(strstr(t, "| none | not measured: iperf3 is not installed | - | - |\n"));
 	assert_non_null(strstr(t, "$ndr << EOD\n1 25.600\n"));
 	assert_non_null(strstr(t, "$trials2 << EOD\n218877 0.01000010\n"));
 	assert_non_null(strstr(t, "set output 'throughput-loss'.ext"));

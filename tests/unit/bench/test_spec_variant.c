@@ -72,6 +72,20 @@ static void test_nothing_changes(void **state)
 	assert_int_equal(s[1].vnfs[1].space, CALVIN_USER);
 	assert_int_equal(s[1].vnfs[1].burst, 1);
 	assert_int_equal(s[1].probe.count, 10);
+	assert_int_equal(s[1].mode, CALVIN_MODE_LATENCY);
+	free(s);
+}
+
+/* The mode: added where the file leaves it out, replaced where written. */
+static void test_mode(void **state)
+{
+	struct calvin_spec_override o = CALVIN_SPEC_OVERRIDE_NONE;
+	struct calvin_chain_spec *s;
+
+	o.mode = CALVIN_MODE_THROUGHPUT;
+	s = variant_of(fwd, &o);
+	assert_int_equal(s[1].mode, CALVIN_MODE_THROUGHPUT);
+	assert_int_equal(s[1].vnfs[1].burst, 1);
 	free(s);
 }
 
@@ -147,6 +161,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nothing_changes),
 		cmocka_unit_test(test_replace_written),
+		cmocka_unit_test(test_mode),
 		cmocka_unit_test(test_add_defaults),
 		cmocka_unit_test(test_libvirt_section_added),
 		cmocka_unit_test(test_not_the_spec),

@@ -48,7 +48,7 @@ static const struct bad_case bad_cases[] = {
     /* unknown keys, keys that are not words */
     {"unknown_key", HEAD VNFS "colour: red\n", "t.yaml:7:1: ",
      "unknown key 'colour' in the chain; valid keys: name, budget, placement, allow-sharing, "
-     "backend, vnfs, server, probe, realtime, libvirt"},
+     "backend, mode, vnfs, server, probe, realtime, libvirt"},
     {"unknown_vnf_key", HEAD VNFS "    speed: 3\n",
      "t.yaml:7:5: ",
      "unknown key 'speed' in forward VNF 1; valid keys: name, kind, space, node, burst, pmd"},

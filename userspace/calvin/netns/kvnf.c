@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Kernel VNFs in the netns backend: the XDP programs of one node, attached
- * to its west and east veths in chain order; only the last forwards. */
+/* Kernel VNFs in the netns backend: the XDP programs of one node (tc in
+ * throughput mode), attached to its west and east veths in chain order;
+ * only the last forwards. */
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -39,14 +40,17 @@ static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_nod
 	base.west_ifindex = if_index(IF_WEST);
 	base.east_ifindex = if_index(IF_EAST);
 	err = calvin_kvnf_from_spec(v, &k);
-	if (!err)
+	if (!err && s->mode == CALVIN_MODE_THROUGHPUT)
+		err = k.kind == CALVIN_KVNF_FORWARD ? calvin_tc_forward_attach(&base) : -EOPNOTSUPP;
+	else if (!err)
 		err = calvin_kvnf_attach(&k, &base);
 	netns_leave(saved);
 	if (err == -EOPNOTSUPP)
 		calvin_err("%s: kind %s has no kernel-space implementation", v->name,
 			   calvin_vnf_kind_name(v->kind));
 	else if (err)
-		calvin_err("%s: Failed to attach XDP program %s: %s", v->name,
+		calvin_err("%s: Failed to attach %s program %s: %s", v->name,
+			   s->mode == CALVIN_MODE_THROUGHPUT ? "tc" : "XDP",
 			   calvin_vnf_kind_name(v->kind), strerror(-err));
 	return err;
 }
@@ -55,10 +59,12 @@ int netns_kernel_node(struct deploy *d, unsigned int n)
 {
 	const struct calvin_node *node = &d->nodes[n];
 	unsigned int j;
-	int err;
+	int err = 0;
 
-	err = xdp_intent(d, node->name, IF_WEST);
-	if (!err)
+	/* tc filters go with the node's veths, removed with its namespace */
+	if (d->spec->mode != CALVIN_MODE_THROUGHPUT)
+		err = xdp_intent(d, node->name, IF_WEST);
+	if (!err && d->spec->mode != CALVIN_MODE_THROUGHPUT)
 		err = xdp_intent(d, node->name, IF_EAST);
 	for (j = 0; !err && j < node->nr_vnfs; j++)
 		err = kvnf_deploy(d, node->first_vnf + j, node);

@@ -6,11 +6,31 @@
 #include <limits.h>
 
 #include "netns.h"
+#include "nl/nl.h"
 #include "util.h"
 
 static int node_mac(struct deploy *d, const char *node, const char *ifname, uint8_t mac[6])
 {
 	return node_mac_of(d->spec->name, node, ifname, mac);
+}
+
+/* Throughput mode: a kernel VNF's interface (tc) whose peer runs XDP
+ * checksums (and segments) in software what it hands on. */
+static int netns_kernel_csum(struct deploy *d)
+{
+	unsigned int i, side;
+	char ns[128];
+	int err = 0;
+
+	for (i = 1; !err && i + 1 < d->nr_nodes; i++) {
+		if (d->nodes[i].space != CALVIN_KERNEL)
+			continue;
+		node_netns(ns, sizeof(ns), d->spec->name, d->nodes[i].name);
+		for (side = 0; !err && side < 2; side++)
+			if (calvin_port_sw_csum(d->spec, d->nodes, d->nr_nodes, i, side))
+				err = nl_tx_csum_off(ns, side ? IF_EAST : IF_WEST);
+	}
+	return err;
 }
 
 static int netns_endpoints_setup(struct deploy *d)
@@ -25,8 +45,9 @@ static int netns_endpoints_setup(struct deploy *d)
 		err = nsnode_endpoint(d, PROBE_NODE, IF_EAST, PROBE_ADDR, SERVER_ADDR, mac);
 	if (!err)
 		err = node_mac(d, last, IF_EAST, mac);
-	return err ? err
-		   : nsnode_endpoint(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, mac);
+	if (!err)
+		err = nsnode_endpoint(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, mac);
+	return err ? err : netns_kernel_csum(d);
 }
 
 /* Every name the deployment will journal: namespaces and DPDK runtime

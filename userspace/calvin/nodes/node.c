@@ -92,11 +92,13 @@ int nsnode_link(struct deploy *d, unsigned int a, unsigned int b)
 
 /* An endpoint: address, a static neighbour for the far endpoint (no ARP
  * crosses the chain: VNFs rewrite MACs; the first hop's MAC stands for the
- * far endpoint), checksums in software (offloaded UDP checksums are not
- * filled in after XDP_REDIRECT). */
+ * far endpoint), checksums in software where its first hop runs XDP
+ * (offloaded UDP checksums are not filled in after XDP_REDIRECT; see
+ * calvin_port_sw_csum()). */
 int nsnode_endpoint(struct deploy *d, const char *node, const char *ifname, const char *addr,
 		    const char *far_addr, const uint8_t hop_mac[6])
 {
+	bool probe = !strcmp(node, PROBE_NODE);
 	char ns[128], cidr[32];
 	int err;
 
@@ -105,22 +107,28 @@ int nsnode_endpoint(struct deploy *d, const char *node, const char *ifname, cons
 	err = nl_addr_add(ns, ifname, cidr);
 	if (!err)
 		err = nl_neigh_permanent(ns, ifname, far_addr, hop_mac);
-	return err ? err : nl_tx_csum_off(ns, ifname);
+	if (err || !calvin_port_sw_csum(d->spec, d->nodes, d->nr_nodes,
+					probe ? 0 : d->nr_nodes - 1, probe))
+		return err;
+	return nl_tx_csum_off(ns, ifname);
 }
 
 /* The server reflects probes in XDP and passes the rest to its own stack;
  * the probe's veth gets a pass-through program so that it accepts the frames
- * the first VNF redirects to it. */
+ * the first VNF redirects to it (not in throughput mode behind a kernel
+ * VNF at tc, which redirects to its veth's transmit: the program would
+ * only turn GSO off on that VNF's port). */
 int nsnode_server(struct deploy *d)
 {
 	const struct calvin_chain_spec *s = d->spec;
+	bool probe_pass = calvin_port_has_xdp(s, d->nodes, d->nr_nodes, 0, true);
 	struct calvin_xdp_reflect_cfg rc = { 0 };
 	char ns[128], pin[PATH_MAX];
 	int err, saved;
 
 	vnf_pin_dir(pin, sizeof(pin), s->name, s->server.name);
 	err = xdp_intent(d, s->server.name, IF_WEST);
-	if (!err)
+	if (!err && probe_pass)
 		err = xdp_intent(d, PROBE_NODE, IF_EAST);
 	if (err)
 		return err;
@@ -139,7 +147,7 @@ int nsnode_server(struct deploy *d)
 			   strerror(-err));
 		return err;
 	}
-	return node_pass_attach(d, PROBE_NODE, IF_EAST);
+	return probe_pass ? node_pass_attach(d, PROBE_NODE, IF_EAST) : 0;
 }
 
 int nsnode_enter(const struct calvin_chain_spec *s, const char *node, int *saved)

@@ -54,7 +54,8 @@ static void print_vnf_text(FILE *f, const struct calvin_chain_spec *spec,
 
 	fprintf(f, "  %-16s %-6s ", spec->vnfs[i].name, calvin_space_name(spec->vnfs[i].space));
 	if (v->granted == CALVIN_GRANT_SOFTIRQ) {
-		fprintf(f, "no core: the softirq of the CPU that delivers its packets (XDP)\n");
+		fprintf(f, "no core: the softirq of the CPU that delivers its packets (%s)\n",
+			spec->mode == CALVIN_MODE_THROUGHPUT ? "tc" : "XDP");
 		return;
 	}
 	if (v->cpu < 0) {
@@ -153,6 +154,8 @@ void calvin_plan_print_text(FILE *f, const struct calvin_chain_spec *spec,
 	if (p->nr_degraded)
 		fprintf(f, "; %u VNF%s degraded", p->nr_degraded, p->nr_degraded == 1 ? "" : "s");
 	fprintf(f, "\n");
+	fprintf(f, "mode %s: %s\n", calvin_chain_mode_name(spec->mode),
+		calvin_chain_mode_text(spec));
 	for (i = 0; i < spec->nr_vnfs; i++)
 		print_vnf_text(f, spec, p, i);
 	fprintf(f, "  %-16s %-6s no core: the softirq of the CPU that delivers its packets (XDP)\n",

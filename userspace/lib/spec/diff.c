@@ -151,6 +151,9 @@ static bool chain_same(const struct calvin_chain_spec *a, const struct calvin_ch
 	if (a->backend != b->backend)
 		REFUSE(d, "backend (deployed: %s, file: %s)", calvin_backend_name(a->backend),
 		       calvin_backend_name(b->backend));
+	else if (a->mode != b->mode)
+		REFUSE(d, "mode (deployed: %s, file: %s)", calvin_chain_mode_name(a->mode),
+		       calvin_chain_mode_name(b->mode));
 	else if (a->placement != b->placement)
 		REFUSE(d, "placement (deployed: %s, file: %s)", calvin_placement_name(a->placement),
 		       calvin_placement_name(b->placement));

@@ -22,6 +22,9 @@ const char *const calvin_placement_words[] = {[CALVIN_PLACE_SHARED] = "shared",
 					      NULL};
 const char *const calvin_backend_words[] = {
     [CALVIN_BACKEND_NETNS] = "netns", [CALVIN_BACKEND_LIBVIRT] = "libvirt", NULL};
+const char *const calvin_chain_mode_words[] = {
+	[CALVIN_MODE_LATENCY] = "latency", [CALVIN_MODE_THROUGHPUT] = "throughput", NULL
+};
 const char *const calvin_pmd_words[] = {
     [CALVIN_PMD_AF_XDP] = "af_xdp", [CALVIN_PMD_AF_PACKET] = "af_packet", NULL};
 const char *const calvin_server_kind_words[] = {[CALVIN_SERVER_ECHO] = "echo",
@@ -101,6 +104,18 @@ const char *calvin_placement_name(enum calvin_placement p)
 const char *calvin_backend_name(enum calvin_backend b)
 {
 	return word_of(calvin_backend_words, b);
+}
+
+const char *calvin_chain_mode_name(enum calvin_chain_mode m)
+{
+	return word_of(calvin_chain_mode_words, m);
+}
+
+const char *calvin_chain_mode_text(const struct calvin_chain_spec *spec)
+{
+	if (spec->mode == CALVIN_MODE_THROUGHPUT)
+		return "kernel VNFs at tc ingress, endpoints keep GSO/TSO where their hop is at tc";
+	return "kernel VNFs in XDP, endpoints checksum in software";
 }
 
 const char *calvin_pmd_name(enum calvin_pmd p)

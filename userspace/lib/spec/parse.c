@@ -168,6 +168,10 @@ static const struct spec_key chain_keys[] = {
 	  .type = KEY_WORD,
 	  .off = offsetof(struct calvin_chain_spec, backend),
 	  .words = calvin_backend_words },
+	{ .name = "mode",
+	  .type = KEY_WORD,
+	  .off = offsetof(struct calvin_chain_spec, mode),
+	  .words = calvin_chain_mode_words },
 	{ .name = "vnfs",
 	  .type = KEY_VNFS,
 	  .off = 0,
@@ -281,6 +285,36 @@ static int check_realtime(struct spec_ctx *c, yaml_node_t *section)
 			       "pinned' or 'isolated', or 'sched: other'");
 }
 
+/* Throughput mode runs kernel VNFs at tc, where only the forwarder has a
+ * program (kernel/forward_tc.bpf.c), and deploys in namespaces only. */
+static int check_mode(struct spec_ctx *c, yaml_node_t *value)
+{
+	struct calvin_chain_spec *s = c->spec;
+	unsigned int i;
+
+	if (!value)
+		return 0;
+	s->mode_pos = pos_of(value);
+	if (s->mode != CALVIN_MODE_THROUGHPUT)
+		return 0;
+	if (s->backend != CALVIN_BACKEND_NETNS)
+		return calvin_spec_err(c, value->start_mark,
+				       "mode: throughput needs 'backend: netns' (kernel VNFs at tc "
+				       "in namespaces); use 'mode: latency' or the netns backend");
+	for (i = 0; i < s->nr_vnfs; i++) {
+		const struct calvin_vnf_spec *v = &s->vnfs[i];
+
+		if (v->space != CALVIN_KERNEL || v->kind == CALVIN_VNF_FORWARD)
+			continue;
+		return calvin_spec_err(c, mark_of(v->pos),
+				       "%s: kind %s has no tc program, and mode: throughput runs "
+				       "kernel VNFs at tc; use 'space: user', kind forward, or "
+				       "'mode: latency'",
+				       v->name, calvin_vnf_kind_name(v->kind));
+	}
+	return 0;
+}
+
 static int walk_chain(struct spec_ctx *c)
 {
 	yaml_node_t *root = yaml_document_get_root_node(c->doc);
@@ -297,6 +331,8 @@ static int walk_chain(struct spec_ctx *c)
 		err = calvin_spec_check_names(c);
 	if (!err)
 		err = check_probe_size(c);
+	if (!err)
+		err = check_mode(c, seen.val[calvin_spec_key_index(chain_keys, "mode")]);
 	if (!err)
 		err = calvin_spec_check_pairs(c);
 	if (!err)

@@ -58,6 +58,17 @@ enum calvin_backend {
 	CALVIN_BACKEND_LIBVIRT,
 };
 
+/* What a chain's data path is built for. Latency: kernel VNFs in XDP,
+ * endpoints checksum in software (CALVIN's design). Throughput: kernel
+ * VNFs at tc ingress, so that their veth peers keep GSO/TSO (an XDP
+ * program on a veth turns them off on its peer) and a TCP sender hands
+ * whole 64 KB segments to the first hop; user VNFs as in latency mode
+ * (their own burst:). netns backend only. */
+enum calvin_chain_mode {
+	CALVIN_MODE_LATENCY,
+	CALVIN_MODE_THROUGHPUT,
+};
+
 enum calvin_pmd {
 	CALVIN_PMD_AF_XDP, /* preferred; falls back to af_packet with a warning */
 	CALVIN_PMD_AF_PACKET,
@@ -345,6 +356,8 @@ struct calvin_chain_spec {
 	enum calvin_placement placement; /* default pinned */
 	bool allow_sharing; /* a plan that cannot dedicate cores may share them */
 	enum calvin_backend backend; /* default netns */
+	enum calvin_chain_mode mode; /* default latency */
+	struct calvin_pos mode_pos;  /* of the mode value; line 0: not written */
 	unsigned int nr_vnfs;
 	struct calvin_vnf_spec vnfs[CALVIN_MAX_VNFS];
 	struct calvin_server_spec server;
@@ -410,6 +423,9 @@ const char *calvin_vnf_kind_name(enum calvin_vnf_kind k);
 const char *calvin_space_name(enum calvin_space s);
 const char *calvin_placement_name(enum calvin_placement p);
 const char *calvin_backend_name(enum calvin_backend b);
+const char *calvin_chain_mode_name(enum calvin_chain_mode m);
+/* What the chain's mode does to its data path, in one phrase. */
+const char *calvin_chain_mode_text(const struct calvin_chain_spec *spec);
 const char *calvin_pmd_name(enum calvin_pmd p);
 const char *calvin_server_kind_name(enum calvin_server_kind k);
 const char *calvin_probe_mode_name(enum calvin_probe_mode m);
@@ -472,6 +488,13 @@ unsigned int calvin_chain_nodes(const struct calvin_chain_spec *spec,
 				struct calvin_node out[CALVIN_MAX_NODES]);
 /* Index in out[] of the node VNF i runs on. */
 unsigned int calvin_node_of(const struct calvin_node *nodes, unsigned int nr, unsigned int vnf);
+
+/* Whether node i's east (else west) interface runs an XDP program in the
+ * chain's mode, and whether it must checksum in software (see topo.c). */
+bool calvin_port_has_xdp(const struct calvin_chain_spec *spec, const struct calvin_node *nodes,
+			 unsigned int nr, unsigned int i, bool east);
+bool calvin_port_sw_csum(const struct calvin_chain_spec *spec, const struct calvin_node *nodes,
+			 unsigned int nr, unsigned int i, bool east);
 
 /* ==== pairs.c ==== */
 

@@ -20,6 +20,7 @@ unsigned int calvin_probe_size_default(const struct calvin_chain_spec *spec);
 extern const char *const calvin_space_words[];
 extern const char *const calvin_placement_words[];
 extern const char *const calvin_backend_words[];
+extern const char *const calvin_chain_mode_words[];
 extern const char *const calvin_server_kind_words[];
 extern const char *const calvin_probe_mode_words[];
 extern const char *const calvin_sched_words[];

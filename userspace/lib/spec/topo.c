@@ -43,3 +43,41 @@ unsigned int calvin_node_of(const struct calvin_node *nodes, unsigned int nr, un
 			return i;
 	return 0;
 }
+
+/* Node i's west or east interface runs an XDP program: every one in
+ * latency mode (kernel VNFs, user VNFs' hand-over, the server's reflector,
+ * the probe's pass program); in throughput mode all but the kernel VNFs'
+ * (at tc), and the probe's when the first hop is at tc too (nothing there
+ * XDP_REDIRECTs to it). */
+bool calvin_port_has_xdp(const struct calvin_chain_spec *spec, const struct calvin_node *nodes,
+			 unsigned int nr, unsigned int i, bool east)
+{
+	if (spec->mode != CALVIN_MODE_THROUGHPUT)
+		return true;
+	if (i == 0)
+		return nr > 2 && nodes[1].space == CALVIN_USER;
+	if (i + 1 == nr)
+		return true;
+	return nodes[i].space == CALVIN_USER;
+}
+
+/* A checksum left to offload (CHECKSUM_PARTIAL) is not filled in when an
+ * XDP program takes the frame, so an interface whose peer runs one must
+ * checksum in software (ethtool tx off, which turns GSO off there too: a
+ * GSO packet is segmented and checksummed on its way out of it). Latency
+ * mode: the endpoints, as always; throughput mode: the endpoints and
+ * kernel-VNF interfaces whose peer runs XDP, so that the sender keeps TSO
+ * where its first hop is at tc. User VNFs' ports send no such frames. */
+bool calvin_port_sw_csum(const struct calvin_chain_spec *spec, const struct calvin_node *nodes,
+			 unsigned int nr, unsigned int i, bool east)
+{
+	bool endpoint = i == 0 || i + 1 == nr;
+
+	if (spec->mode != CALVIN_MODE_THROUGHPUT)
+		return endpoint;
+	if (!endpoint && nodes[i].space == CALVIN_USER)
+		return false;
+	if (east)
+		return i + 1 < nr && calvin_port_has_xdp(spec, nodes, nr, i + 1, false);
+	return i > 0 && calvin_port_has_xdp(spec, nodes, nr, i - 1, true);
+}
