@@ -23,9 +23,10 @@
 # of the round's p99 over testpmd's p99 of the same round.
 #
 # Settings (environment): BENCH_ROUNDS (5), BENCH_SECONDS of sockperf per
-# round (2), BENCH_PROBES per round (1000), BENCH_CONFIGS (all; make bench
-# runs "calvin testpmd"). The noserverxdp configurations carry no probes
-# (the server's XDP program is what answers them).
+# round (2), BENCH_PROBES per round (1000), BENCH_CONFIGS (keys of CONFIGS
+# below; default all: about 6 s per configuration and round). The
+# noserverxdp configurations carry no probes (the server's XDP program is
+# what answers them).
 # Writes bench/results/testpmd-DATE.md and prints it. Needs root; hold
 # the machine's lock: flock /tmp/calvin-net.lock make bench-testpmd
 set -u
