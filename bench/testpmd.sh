@@ -15,7 +15,8 @@
 # at a time to testpmd's setting (or off) run in the same rounds:
 # af_xdp's busy_budget, the rx/tx ring size, the hand-over XDP program,
 # and testpmd with calvin's busy_budget; the server's XDP program (common
-# to both) is measured by taking it away for both. Configurations
+# to both) is measured by taking it away for both, and the scheduling
+# (time slices on a shared core) by running both forwarders at SCHED_FIFO. Configurations
 # alternate within each round, their order rotating from round to round,
 # so the machine's load hits them alike. Tables (bench/progs/rounds_table):
 # pooled percentiles with block-bootstrap intervals and ratios to
@@ -60,6 +61,8 @@ CONFIGS=(
 	"calvin-nohandover bare -"
 	"calvin-noserverxdp calvin -"
 	"testpmd-noserverxdp testpmd -"
+	"calvin-fifo calvin -"
+	"testpmd-fifo testpmd -"
 )
 declare -A LABEL=(
 	[testpmd]="dpdk-testpmd: mac forwarding, PMD defaults (busy_budget 64, rings 2048)"
@@ -70,6 +73,8 @@ declare -A LABEL=(
 	[calvin-nohandover]="calvin-vnf without the hand-over program (libxdp's default program)"
 	[calvin-noserverxdp]="calvin-vnf, server without its XDP echo program"
 	[testpmd-noserverxdp]="dpdk-testpmd, server without its XDP echo program"
+	[calvin-fifo]="calvin-vnf at SCHED_FIFO 50 (the chain's realtime: sched: fifo)"
+	[testpmd-fifo]="dpdk-testpmd at SCHED_FIFO 50 (chrt)"
 )
 WANT=${BENCH_CONFIGS:-}
 if [ -n "$WANT" ]; then
@@ -108,6 +113,10 @@ probe:
   port: 7357
   size: 64
 EOF
+# the -fifo configurations: the forwarder at real-time priority, so that
+# no other task on its core takes it time slices
+{ sed '/^vnfs:/,$d' "$TMP/spec.yaml"; printf 'realtime:\n  sched: fifo\n'; sed -n '/^vnfs:/,$p' "$TMP/spec.yaml"; } \
+	>"$TMP/spec-fifo.yaml"
 CHAINS+=("$NAME")
 ns() { echo "/run/netns/calvin-$NAME.$1"; }
 
@@ -119,8 +128,9 @@ arg_of() { # PID OPT
 # Stop calvin-vnf and start testpmd on its interfaces, peers and lcore
 # (its main lcore on another CPU: testpmd forwards on lcores other than
 # the main one). 0 when testpmd forwards.
-testpmd_start() { # DEVARGS-EXTRA
-	local pid w e wp ep lc hk i
+testpmd_start() { # DEVARGS-EXTRA [CMD-PREFIX...]
+	local pid w e wp ep lc hk i x=$1
+	shift
 	pid=$(pgrep -f "calvin-vnf --chain $NAME ") || return 1
 	w=$(arg_of "$pid" --west) e=$(arg_of "$pid" --east)
 	wp=$(arg_of "$pid" --west-peer) ep=$(arg_of "$pid" --east-peer) lc=$(arg_of "$pid" --lcore)
@@ -128,10 +138,10 @@ testpmd_start() { # DEVARGS-EXTRA
 	kill "$pid"
 	for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
 	kill -0 "$pid" 2>/dev/null && return 1
-	nsenter --net="$(ns fwd-u)" "$TESTPMD" --lcores "0@$hk,1@$lc" --no-huge -m 256 --no-pci \
+	"$@" nsenter --net="$(ns fwd-u)" "$TESTPMD" --lcores "0@$hk,1@$lc" --no-huge -m 256 --no-pci \
 		--file-prefix "calvin-bench-$NAME" \
-		--vdev "net_af_xdp0,iface=$w,start_queue=0,queue_count=1$1" \
-		--vdev "net_af_xdp1,iface=$e,start_queue=0,queue_count=1$1" -- \
+		--vdev "net_af_xdp0,iface=$w,start_queue=0,queue_count=1$x" \
+		--vdev "net_af_xdp1,iface=$e,start_queue=0,queue_count=1$x" -- \
 		--forward-mode=mac --eth-peer="0,$wp" --eth-peer="1,$ep" --burst=1 --nb-cores=1 \
 		--total-num-mbufs=8192 --stats-period=3600 --no-lsc-interrupt \
 		</dev/null >"$TMP/testpmd.log" 2>&1 &
@@ -154,16 +164,17 @@ server_xdp_off() {
 # One configuration in one round: up, its forwarder, sockperf's server,
 # probes, sockperf, down. Logs in TMP/KEY.R.sockperf and TMP/KEY.R.probe.
 one() { # ROUND KEY KIND ARGS
-	local r=$1 key=$2 kind=$3 args=$4 vnf="$B/calvin-vnf" spid
+	local r=$1 key=$2 kind=$3 args=$4 vnf="$B/calvin-vnf" spec=$TMP/spec.yaml spid prefix=
 	[ "$args" = - ] && args=
 	[ "$kind" = bare ] && vnf=$TMP/bare/calvin-vnf
+	[ "${key%-fifo}" != "$key" ] && spec=$TMP/spec-fifo.yaml prefix="chrt -f 50"
 	TPID=
 	if ! CALVIN_BENCH_VNF=$vnf CALVIN_BENCH_VNF_ARGS="$([ "$kind" = testpmd ] || echo "$args")" \
-		"$TMP/lib/calvin" up "$TMP/spec.yaml" >/dev/null 2>"$TMP/err"; then
+		"$TMP/lib/calvin" up "$spec" >/dev/null 2>"$TMP/err"; then
 		bench_failed "$key" "calvin up failed: $(tail -n 1 "$TMP/err")"
 		return
 	fi
-	if [ "$kind" = testpmd ] && ! testpmd_start "$args"; then
+	if [ "$kind" = testpmd ] && ! testpmd_start "$args" $prefix; then
 		bench_failed "$key" "dpdk-testpmd did not start: $(tail -n 1 "$TMP/testpmd.log")"
 	elif [ "${key%noserverxdp}" != "$key" ] && ! server_xdp_off; then
 		bench_failed "$key" "could not take the server's XDP program away"
