@@ -161,10 +161,17 @@ server_xdp_off() {
 	nsenter --net="$(ns server)" ip link set dev "$dev" xdp off
 }
 
+# How often the forwarder's threads were preempted so far (involuntary
+# context switches: another task took its core; 0 without the process).
+preempted() { # PID
+	cat /proc/"${1:-0}"/task/*/status 2>/dev/null |
+		awk '/^nonvoluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'
+}
+
 # One configuration in one round: up, its forwarder, sockperf's server,
 # probes, sockperf, down. Logs in TMP/KEY.R.sockperf and TMP/KEY.R.probe.
 one() { # ROUND KEY KIND ARGS
-	local r=$1 key=$2 kind=$3 args=$4 vnf="$B/calvin-vnf" spec=$TMP/spec.yaml spid prefix=
+	local r=$1 key=$2 kind=$3 args=$4 vnf="$B/calvin-vnf" spec=$TMP/spec.yaml spid prefix= fpid n0
 	[ "$args" = - ] && args=
 	[ "$kind" = bare ] && vnf=$TMP/bare/calvin-vnf
 	[ "${key%-fifo}" != "$key" ] && spec=$TMP/spec-fifo.yaml prefix="chrt -f 50"
@@ -185,9 +192,12 @@ one() { # ROUND KEY KIND ARGS
 		[ "${key%noserverxdp}" != "$key" ] ||
 			$B/calvin probe -p -c "$COUNT" --raw "$TMP/$key.$r.raw" "$NAME" >/dev/null 2>"$TMP/err" ||
 			bench_failed "$key" "calvin probe failed: $(tail -n 1 "$TMP/err")"
+		fpid=${TPID:-$(pgrep -f "calvin-vnf --chain $NAME ")}
+		n0=$(preempted "$fpid")
 		timeout $((SECS + 20)) nsenter --net="$(ns probe)" sockperf ping-pong -i $SRV -p 11111 \
 			-t "$SECS" -m 64 --full-rtt --full-log "$TMP/$key.$r.sockperf" >/dev/null 2>&1 ||
 			bench_failed "$key" "sockperf ping-pong failed"
+		echo "$(($(preempted "$fpid") - n0))" >>"$TMP/$key.preempt"
 		kill "$spid" 2>/dev/null
 		wait "$spid" 2>/dev/null
 	fi
@@ -249,6 +259,19 @@ list() { # sockperf|probe
 	echo "the difference between calvin and testpmd here includes the stamping."
 	echo
 	list probe | $B/bench/rounds_table testpmd || bench_why testpmd
+	echo
+	echo "## How often the forwarder lost its core"
+	echo
+	echo "Involuntary context switches of the forwarder's threads (another task took the"
+	echo "core) while sockperf ran, per second: the median and the largest of the rounds."
+	echo
+	echo "| configuration | preemptions per s, median of rounds | largest round |"
+	echo "|---|---:|---:|"
+	for c in "${CONFIGS[@]}"; do
+		[ -s "$TMP/${c%% *}.preempt" ] || continue
+		sort -n "$TMP/${c%% *}.preempt" | awk -v l="${LABEL[${c%% *}]}" -v s="$SECS" '
+			{ v[NR] = $1 } END { printf "| %s | %.1f | %.1f |\n", l, v[int((NR + 1) / 2)] / s, v[NR] / s }'
+	done
 	for c in "${CONFIGS[@]}"; do
 		[ -e "$TMP/${c%% *}.why" ] && echo && echo "${c%% *}: $(bench_why "${c%% *}")"
 	done
