@@ -97,7 +97,7 @@ DEPS_STAMP := $(B)/.deps-installed
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
 .PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm fuzz clean \
-	format bench bench-kernel bench-user bench-sharing bench-vm-links bench-updown bench-monitor install \
+	format bench bench-kernel bench-user bench-sharing bench-testpmd bench-vm-links bench-updown bench-monitor install \
 	vm-image vm-binaries
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
@@ -145,7 +145,7 @@ vm-image: all
 # guest image is built, then calvin bench baseline, pinning, wakeup and
 # throughput) and writes bench/REPORT.md (bench/report.sh); hold the lock:
 # flock /tmp/calvin-net.lock make bench
-bench: all $(B)/bench/nc_bench $(B)/bench/aead_bench
+bench: all $(B)/bench/nc_bench $(B)/bench/aead_bench $(B)/bench/rounds_table
 	bench/all.sh
 
 bench-kernel: all
@@ -173,6 +173,12 @@ bench-updown: all
 # none, in alternating rounds (flock /tmp/calvin-net.lock make bench-monitor)
 bench-monitor: all
 	bench/monitor.sh
+
+# calvin-vnf against dpdk-testpmd on the same ports and CPU, with the
+# suspects of calvin's tail one at a time (hold the lock:
+# flock /tmp/calvin-net.lock make bench-testpmd)
+bench-testpmd: all $(B)/bench/rounds_table
+	bench/testpmd.sh
 
 # The benchmarks' own programs (bench/progs/), built where the scripts run them.
 $(B)/bench/%: bench/progs/%.c $(B)/lib/libcalvin.a

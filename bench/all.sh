@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # `make bench`: every benchmark, with settings that finish in about
-# 12 minutes on a 2-CPU machine, then bench/REPORT.md from what
+# 14 minutes on a 2-CPU machine, then bench/REPORT.md from what
 # they measured (bench/report.sh). Runs, in order: bench/kernel.sh,
-# bench/user.sh, bench/sharing.sh, bench/monitor.sh, and `calvin bench`
+# bench/user.sh, bench/testpmd.sh, bench/sharing.sh, bench/monitor.sh, and `calvin bench`
 # baseline, pinning, wakeup and throughput on chains/tactile-fwd.yaml. Each keeps its own
 # report; bench/vm-links.sh and calvin bench pinning on
 # chains/tactile-fwd-vm.yaml run in VMs, on the guest images it builds
@@ -53,6 +53,9 @@ step kernel env BENCH_REPS=$((3 * S)) BENCH_WINDOW=3 bench/kernel.sh
 keep 'kernel-*.md' kernel
 step user env BENCH_PROBES=$((2000 * S)) bench/user.sh
 keep 'user-*.md' user
+# every configuration (the attribution of REPORT.md), about 6 s each per round
+step testpmd env BENCH_ROUNDS=$((2 * S)) BENCH_SECONDS=2 BENCH_PROBES=$((1000 * S)) bench/testpmd.sh
+keep 'testpmd-*.md' testpmd
 step sharing env BENCH_ROUNDS=$((3 * S)) BENCH_PROBES=$((2000 * S)) bench/sharing.sh
 keep 'sharing-*.md' sharing
 step monitor env BENCH_ROUNDS=$((3 * S)) BENCH_PROBES=$((2000 * S)) bench/monitor.sh

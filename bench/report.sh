@@ -119,7 +119,7 @@ copy_reports() {
 	local d f
 	rm -rf "$DEST"
 	mkdir -p "$DEST"
-	for f in kernel user sharing vm-links; do
+	for f in kernel user sharing testpmd vm-links; do
 		[ -e "$RUN/$f.md" ] && cp "$RUN/$f.md" "$DEST/$f.md"
 	done
 	for d in baseline pinning wakeup throughput vm-pinning; do
@@ -137,7 +137,7 @@ copy_reports() {
 copy_reports
 B=$DEST/baseline/report.md P=$DEST/pinning/report.md W=$DEST/wakeup/report.md
 T=$DEST/throughput/report.md U=$DEST/user.md K=$DEST/kernel.md SH=$DEST/sharing.md
-V=$DEST/vm-links.md VP=$DEST/vm-pinning/report.md
+V=$DEST/vm-links.md VP=$DEST/vm-pinning/report.md TP=$DEST/testpmd.md
 
 # Each figure, or "not measured: WHY" (f: fig() with the step and report
 # it comes from).
@@ -172,6 +172,12 @@ w99_s=$(fw "$(us "$(cell $W 'shared, stress' 6)")") w99_p=$(fw "$(us "$(cell $W 
 w99_i=$(fw "$(us "$(cell $W 'isolated, stress' 6)")")
 sh_b=$(f "$(cell $SH crypt 5)" sharing "$SH")
 sh_w=$(f "$(pick $SH '$2 ~ /crypt/ && $3 ~ /wakeup/' 5)" sharing "$SH")
+# testpmd.md's first table of rounds (sockperf's): p99, median of rounds,
+# and the median of the rounds' p99 over testpmd's
+tp_row() { pick "$TP" '/^\|/ && NF == 8 && $2 ~ /^ *'"$1"'/' "$2"; }
+tp_c=$(f "$(us "$(tp_row 'calvin-vnf forward, as' 5)")" testpmd "$TP")
+tp_t=$(f "$(us "$(tp_row 'dpdk-testpmd: mac' 5)")" testpmd "$TP")
+tp_r=$(f "$(tp_row 'calvin-vnf forward, as' 7)" testpmd "$TP")
 vx=$(f "$(cell $V xdp 3)" vm-links "$V") vb=$(f "$(cell $V bridge 3)" vm-links "$V")
 fv() { f "$1" vm-pinning "$VP"; }
 vp_s=$(fv "$(us "$(cell $VP 'shared, stress' 6)")") vp_p=$(fv "$(us "$(cell $VP 'pinned, stress' 6)")")
@@ -213,6 +219,7 @@ vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 	echo "| chain RTT p99 under stress-ng (us): pinned / isolated | $p99_p / $p99_i | - | $p99_s (shared) | $(ratio $p99_p $p99_s) / $(ratio $p99_i $p99_s) | $(link 'bench pinning' pinning/report.md) |"
 	echo "| wake-up latency p99 under stress-ng (cyclictest, us): pinned / isolated | $w99_p / $w99_i | - | $w99_s (shared) | $(ratio $w99_p $w99_s) / $(ratio $w99_i $w99_s) | $(link 'bench wakeup' wakeup/report.md) |"
 	echo "| worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated | $wk_p / $wk_i | 104 vanilla, 48 PREEMPT_RT, 12 with isolation (arXiv 2412.18104) | $wk_s (shared) | $(ratio $wk_i $wk_s) (isolated) | $(link 'bench wakeup' wakeup/report.md) |"
+	echo "| RTT p99 through one user VNF (forward, af_xdp, burst 1), sockperf, median of rounds (us) | $tp_c | - | $tp_t (dpdk-testpmd on the same ports and CPU) | $tp_r (median of the rounds' ratios) | $(link 'bench-testpmd' testpmd.md) |"
 	echo "| RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us) | $sh_w | - | $sh_b (busy-polling) | $(ratio "$sh_w" "$sh_b") | $(link 'bench-sharing' sharing.md) |"
 	echo "| chain RTT median with the VNFs in VMs$vm_note (us) | $vx (calvin's XDP links) | 320 | $vb (Linux bridges) | $(ratio $vx $vb) | $(link 'bench-vm-links' vm-links.md) |"
 	echo "| chain RTT p99 with the VNFs in VMs, under stress-ng$vp_note (us): pinned / isolated | $vp_p / $vp_i | - | $vp_s (shared) | $(ratio $vp_p $vp_s) / $(ratio $vp_i $vp_s) | $(link 'bench pinning, VMs' vm-pinning/report.md) |"
@@ -223,11 +230,22 @@ vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 	echo "the published column is context, not a like-for-like comparison. The baselines"
 	echo "ran in the same session, alternating with calvin where the benchmark says so."
 	echo
+	echo "## The user tier against dpdk-testpmd: where calvin's tail comes from"
+	echo
+	echo "sockperf ping-pong through one user VNF, calvin-vnf or dpdk-testpmd on the same"
+	echo "ports and CPU, and calvin with one suspect at a time switched to testpmd's setting"
+	echo "or off, in alternating rounds ($(link 'bench-testpmd' testpmd.md) has the pooled"
+	echo "percentiles with intervals, and calvin's own probe):"
+	echo
+	awk '/^\| configuration \| rounds/ { t = 1 } t && !/^\|/ { exit } t' "$TP" 2>/dev/null |
+		grep . || echo "not measured: $(why testpmd "$TP")"
+	echo
 	echo "## The reports"
 	echo
 	echo "- $(link 'bench-kernel' kernel.md): calvin's XDP forward hop against Linux IP forwarding"
 	echo "- $(link 'bench-user' user.md): network coding and AEAD per packet against ISA-L and OpenSSL, residence time per hop in live chains"
 	echo "- $(link 'bench-sharing' sharing.md): user VNFs sharing a core, busy-polling against waking up"
+	echo "- $(link 'bench-testpmd' testpmd.md): calvin-vnf against dpdk-testpmd on the same ports and CPU, and the suspects of calvin's tail"
 	echo "- $(link 'bench-vm-links' vm-links.md): the links between VNF VMs, calvin's XDP link program against a bridge"
 	echo "- $(link 'calvin bench pinning, VMs' vm-pinning/report.md): the same with the VNFs in VMs (chains/tactile-fwd-vm.yaml), with the other guest kernel and host links"
 	echo "- $(link 'calvin bench baseline' baseline/report.md): the chain against the conventional stack (RTT, sockperf), with CDF and box plots"

@@ -78,6 +78,17 @@ cat >"$R/vm-links.md" <<'MD'
 | xdp | 463.5 | 6645.4 | 11640.4 | 200 of 200 |
 | bridge | 476.8 | 5800.9 | 14062.5 | 200 of 200 |
 MD
+cat >"$R/testpmd.md" <<'MD'
+| configuration | rounds | p50, median of rounds [95% CI] | p99, median of rounds [95% CI] | p99.9, median of rounds [95% CI] | p99 / testpmd's p99 of the same round, median [95% CI] |
+|---|---:|---:|---:|---:|---:|
+| dpdk-testpmd: mac forwarding, PMD defaults | 3 | 10.5us [1us, 2us] | 29.9us [1us, 2us] | 3.04ms [1ms, 2ms] | (reference) |
+| calvin-vnf forward, as calvin deploys it | 3 | 11.0us [1us, 2us] | 36.0us [1us, 2us] | 3.10ms [1ms, 2ms] | 1.21 [1.05, 1.40] |
+| calvin-vnf, busy_budget 64 (testpmd's) | 3 | 11.0us [1us, 2us] | 31.0us [1us, 2us] | 3.10ms [1ms, 2ms] | 1.04 [0.95, 1.20] |
+
+| configuration | rounds | p50, median of rounds [95% CI] | p99, median of rounds [95% CI] | p99.9, median of rounds [95% CI] | p99 / testpmd's p99 of the same round, median [95% CI] |
+| dpdk-testpmd: mac forwarding, PMD defaults | 3 | 4.5us [1us, 2us] | 12.0us [1us, 2us] | 3.04ms [1ms, 2ms] | (reference) |
+| calvin-vnf forward, as calvin deploys it | 3 | 5.1us [1us, 2us] | 99.0us [1us, 2us] | 3.10ms [1ms, 2ms] | 8.25 [1.05, 9.40] |
+MD
 printf 'kernel 0 1\nuser 0 58\ntotal 265\n' >"$R/steps"
 
 BENCH_REPORT=$TMP/out/REPORT.md bench/report.sh "$R" 2>"$TMP/err" ||
@@ -102,6 +113,11 @@ row "RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us)" "77
 row "chain RTT p99 with the VNFs in VMs, under stress-ng, emulated: TCG (us): pinned / isolated" "500 / 250 | - | 1000 (shared) | 0.50 / 0.25"
 row "kernel hop, packets per CPU-second, all on one core" "1720138 (XDP forward) | - | 919089 (Linux ip_forward) | 1.87"
 row "chain RTT median with the VNFs in VMs, emulated: TCG (us)" "463.5 (calvin's XDP links) | 320 | 476.8 (Linux bridges) | 0.97"
+row "RTT p99 through one user VNF (forward, af_xdp, burst 1), sockperf, median of rounds (us)" \
+	"36 | - | 29.9 (dpdk-testpmd on the same ports and CPU) | 1.21 (median of the rounds' ratios)"
+# the attribution: sockperf's table of rounds, every configuration, not the probe's
+grep -qF '| calvin-vnf, busy_budget 64 (testpmd'"'"'s) | 3 | 11.0us' "$O" || fail "no attribution table"
+grep -qF '8.25 [1.05' "$O" && fail "the probe's table of rounds was copied too"
 grep -q '^- Isolation: isolcpus= none (test)$' "$O" || fail "the isolation line: $(grep Isolation "$O")"
 grep -q '^- Duration: 265 s in all' "$O" || fail "the duration line: $(grep Duration "$O")"
 grep -q '\[bench baseline\](report/baseline/report.md)' "$O" || fail "no link to the baseline report"

@@ -19,6 +19,8 @@ enum {
 	OPT_VNF_ID,
 	OPT_LCORE,
 	OPT_BURST,
+	OPT_RING,
+	OPT_BUSY_BUDGET,
 	OPT_PMD,
 	OPT_WEST,
 	OPT_EAST,
@@ -49,6 +51,8 @@ static const struct option vnf_options[] = {
 	{ "vnf-id", required_argument, NULL, OPT_VNF_ID },
 	{ "lcore", required_argument, NULL, OPT_LCORE },
 	{ "burst", required_argument, NULL, OPT_BURST },
+	{ "ring", required_argument, NULL, OPT_RING },
+	{ "busy-budget", required_argument, NULL, OPT_BUSY_BUDGET },
 	{ "pmd", required_argument, NULL, OPT_PMD },
 	{ "west", required_argument, NULL, OPT_WEST },
 	{ "east", required_argument, NULL, OPT_EAST },
@@ -81,14 +85,18 @@ void vnf_usage(FILE *out)
 		     " [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
 		     " [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
 		     " [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
-		     " [--mem-mb 64] [--ready-fd FD] [--lock-memory] [--clock 0]\n"
+		     " [--mem-mb 64] [--ready-fd FD] [--lock-memory] [--clock 0]"
+		     " [--ring 512] [--busy-budget 0]\n"
 		     "  nc-encode, nc-decode: [--nc-k 4] [--nc-r 1] [--nc-flush-ns 1000000]"
 		     " (0: never flush) [--direction both|fwd|rev]\n"
 		     "  encrypt, decrypt: --keys-fd FD (the traffic keys of its SAs, from calvin)"
 		     " [--cipher aes-256-gcm|chacha20-poly1305] [--spi 1] [--spi-rev SPI+1]"
 		     " [--direction both|fwd|rev] [--replay-window 1024]\n"
 		     "  --wait: busy-poll (default with --lcore CPU) or sleep in the kernel between"
-		     " frames (default with --lcore any)\n");
+		     " frames (default with --lcore any)\n"
+		     "  --ring: descriptors per rx and tx queue (a power of two, 64..4096);"
+		     " --busy-budget: af_xdp's preferred busy polling, frames per busy poll"
+		     " (0: off; the PMD's own default is 64)\n");
 }
 
 static int bad_arg(const char *opt, const char *val, const char *why)
@@ -276,6 +284,17 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 		err = parse_uint("burst", arg, 1, VNF_MAX_BURST, &v);
 		cfg->burst = (uint16_t)v;
 		return err;
+	case OPT_RING:
+		/* AF_XDP rings are powers of two */
+		err = parse_uint("ring", arg, VNF_RING_MIN, VNF_RING_MAX, &v);
+		if (!err && (v & (v - 1)))
+			return bad_arg("ring", arg, "expected a power of two");
+		cfg->ring = (uint16_t)v;
+		return err;
+	case OPT_BUSY_BUDGET:
+		err = parse_uint("busy-budget", arg, 0, VNF_BUSY_BUDGET_MAX, &v);
+		cfg->busy_budget = (uint16_t)v;
+		return err;
 	case OPT_PMD:
 		return parse_pmd(arg, cfg);
 	case OPT_WEST:
@@ -378,6 +397,7 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->burst = 1;
+	cfg->ring = VNF_RING_DEFAULT;
 	cfg->pmd = VNF_PMD_AF_XDP;
 	cfg->mem_mb = 64;
 	cfg->ready_fd = -1;

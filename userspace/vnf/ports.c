@@ -25,10 +25,6 @@
 
 #include "vnf.h"
 
-/* Small rings: in latency mode a deep ring only hides queueing. Powers of
- * two, as AF_XDP rings must be. */
-#define VNF_NB_RXD 512
-#define VNF_NB_TXD 512
 #define VNF_POOL_CACHE 64
 /* af_xdp fills its fill ring to the default XSK ring size whatever nb_rxd */
 #define VNF_AF_XDP_FILL 2048
@@ -71,8 +67,8 @@ static void bpf_libs_quiet(void)
 static int pool_create(struct vnf *vnf)
 {
 	/* every ring full, plus a burst in flight per port */
-	unsigned int n = VNF_SIDES * (VNF_AF_XDP_FILL + VNF_NB_RXD + VNF_NB_TXD + VNF_MAX_BURST +
-				      VNF_POOL_CACHE);
+	unsigned int n =
+	    VNF_SIDES * (VNF_AF_XDP_FILL + 2U * vnf->cfg.ring + VNF_MAX_BURST + VNF_POOL_CACHE);
 
 	n = rte_align32pow2(n) - 1; /* the mempool's best size */
 	vnf->pool = rte_pktmbuf_pool_create("calvin_pool", n, VNF_POOL_CACHE, 0,
@@ -85,10 +81,11 @@ static int pool_create(struct vnf *vnf)
 	return 0;
 }
 
-static int queues_setup(uint16_t port_id, struct rte_mempool *pool, const char **step)
+static int queues_setup(uint16_t port_id, struct rte_mempool *pool, uint16_t ring,
+			const char **step)
 {
 	struct rte_eth_conf conf;
-	uint16_t nb_rxd = VNF_NB_RXD, nb_txd = VNF_NB_TXD;
+	uint16_t nb_rxd = ring, nb_txd = ring;
 	int socket = rte_eth_dev_socket_id(port_id);
 	int err;
 
@@ -122,15 +119,16 @@ static int port_try(struct vnf *vnf, enum vnf_side side, enum vnf_pmd pmd, const
 
 	p->wait_fd = -1;
 	snprintf(p->devname, sizeof(p->devname), "net_%s_%s", vnf_pmd_name(pmd), side_name[side]);
-	/* busy_budget=0: the PMD's default preferred busy polling makes a
-	 * recvfrom() syscall on every empty poll; on veth the frames reach the
-	 * XSK ring from the sender's softirq anyway, so the lcore only has to
-	 * read the ring (measured: no syscalls while idle). xdp_prog: our
-	 * hand-over program instead of libxdp's (handover.c). */
+	/* busy_budget=0 (the default of --busy-budget): the PMD's default
+	 * preferred busy polling makes a recvfrom() syscall on every empty
+	 * poll; on veth the frames reach the XSK ring from the sender's softirq
+	 * anyway, so the lcore only has to read the ring (measured: no syscalls
+	 * while idle). xdp_prog: our hand-over program instead of libxdp's
+	 * (handover.c). */
 	if (pmd == VNF_PMD_AF_XDP)
 		snprintf(devargs, sizeof(devargs),
-			 "%s,iface=%s,start_queue=0,queue_count=1,busy_budget=0%s%s", p->devname,
-			 ifname, obj ? ",xdp_prog=" : "", obj ? obj : "");
+			 "%s,iface=%s,start_queue=0,queue_count=1,busy_budget=%u%s%s", p->devname,
+			 ifname, vnf->cfg.busy_budget, obj ? ",xdp_prog=" : "", obj ? obj : "");
 	else
 		snprintf(devargs, sizeof(devargs), "%s,iface=%s", p->devname, ifname);
 
@@ -146,7 +144,7 @@ static int port_try(struct vnf *vnf, enum vnf_side side, enum vnf_pmd pmd, const
 	err = rte_eth_dev_get_port_by_name(p->devname, &p->port_id);
 	if (err)
 		goto remove_dev;
-	err = queues_setup(p->port_id, vnf->pool, step);
+	err = queues_setup(p->port_id, vnf->pool, vnf->cfg.ring, step);
 	if (err)
 		goto close_port;
 	*step = "start";

@@ -27,6 +27,12 @@
 
 #define VNF_PROG "calvin-vnf"
 #define VNF_MAX_BURST 64
+/* Descriptors per rx and tx queue: small, since in latency mode a deep
+ * ring only hides queueing (--ring). */
+#define VNF_RING_DEFAULT 512
+#define VNF_RING_MIN 64
+#define VNF_RING_MAX 4096
+#define VNF_BUSY_BUDGET_MAX 1024
 #define VNF_NAME_MAX 32 /* chain and VNF names: they end up in the file prefix */
 
 /* CLOCK_MONOTONIC is what bpf_ktime_get_ns() reads, so user-space and
@@ -64,6 +70,8 @@ struct vnf_config {
 	bool unpinned;	       /* --lcore any: run on any CPU of our affinity (shared placement) */
 	enum calvin_wait wait; /* busy-poll, or sleep between frames (a shared core) */
 	uint16_t burst;
+	uint16_t ring;	      /* descriptors of each rx and tx queue (--ring) */
+	uint16_t busy_budget; /* af_xdp's preferred busy polling (--busy-budget; 0: off) */
 	enum vnf_pmd pmd;		       /* preferred; af_packet also when af_xdp fails */
 	bool pmd_forced;		       /* --pmd given: no fallback */
 	const char *ifname[VNF_SIDES];	       /* NULL: side not used */
