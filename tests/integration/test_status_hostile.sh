@@ -69,7 +69,11 @@ not_answering "fwd-u stopped"
 kill -CONT "$PID"
 wait_until "fwd-u answering again" $CALVIN status $C
 
-# 2. fwd-u gone, an attacker's server at its socket
+# 2. fwd-u gone, an attacker's server at its socket (the supervisor first,
+# or it would restart fwd-u)
+SUP=$(pgrep -f "calvin supervise $C\$")
+[ -n "$SUP" ] || fail "no supervisor of $C"
+kill -KILL "$SUP"
 kill -KILL "$PID"
 PID=
 serve() { # MODE

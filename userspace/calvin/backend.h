@@ -45,6 +45,9 @@ struct deploy {
 	 * encrypt/decrypt pairs (userspace/lib/pair.h); also in the chain's
 	 * state directory, CHAIN.d/deploy-random */
 	uint8_t deploy_random[CALVIN_DEPLOY_RANDOM_LEN];
+	/* the epoch of the SAs of the encrypt/decrypt VNFs it starts: 0 for
+	 * `up`'s (epoch 1), more when the supervisor restarts a pair */
+	uint32_t epoch;
 	unsigned int nr_nodes;
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 };

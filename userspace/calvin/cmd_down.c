@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "isolate/isolate.h"
 #include "jout.h"
+#include "supervise/supervise.h"
 #include "util.h"
 #include "util/util.h"
 
@@ -19,7 +20,9 @@ int chain_undo(const struct node_backend *be, struct chain_state *s)
 	struct isolate_host h;
 	int err, e;
 
-	/* host-wide isolation first: it matters to every task on the host,
+	/* the supervisor first: it must not heal what goes now */
+	supervise_stop(s);
+	/* host-wide isolation next: it matters to every task on the host,
 	 * and is restored even where the backend cannot finish */
 	err = isolate_host_detect(&h);
 	if (!err)

@@ -15,6 +15,7 @@
 #include "isolate/isolate.h"
 #include "jout.h"
 #include "loader.h"
+#include "supervise/supervise.h"
 #include "util.h"
 #include "util/util.h"
 
@@ -280,6 +281,28 @@ static int plan_and_journal(struct deploy *d, struct calvin_plan *plan)
 	return CALVIN_EXIT_FAIL;
 }
 
+/* `up` of a deployed chain: its update, and a new supervisor where its
+ * own died (the data path untouched: no VNF is restarted for it). */
+static int chain_reattach(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text,
+			  struct calvin_keyring *keys)
+{
+	struct chain_state state;
+	int rc, err;
+
+	rc = chain_update(spec, text);
+	if (rc || backend_of(spec) != &netns_backend)
+		return rc;
+	err = state_open(&state, spec->name);
+	if (!err && !supervise_running(&state)) {
+		err = supervise_start(&state, keys);
+		if (!err && !calvin_json)
+			printf("chain %s: a new supervisor watches it\n", spec->name);
+		jw_bool(jout(), "supervisor_attached", !err);
+	}
+	state_close(&state, false);
+	return err ? CALVIN_EXIT_FAIL : 0;
+}
+
 static int chain_up_keyed(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text,
 			  struct calvin_keyring *keys)
 {
@@ -316,7 +339,7 @@ static int chain_up_keyed(const struct calvin_chain_spec *spec, const struct cal
 	rc = plan_and_journal(&d, &plan);
 	if (rc) {
 		plan_unlock(&lock);
-		return rc == -EEXIST ? chain_update(spec, text) : rc;
+		return rc == -EEXIST ? chain_reattach(spec, text, keys) : rc;
 	}
 	err = step(record(&d, be));
 	plan_unlock(&lock);
@@ -324,6 +347,9 @@ static int chain_up_keyed(const struct calvin_chain_spec *spec, const struct cal
 		err = step(deploy(&d, be));
 	if (!err)
 		err = step(isolate(&d));
+	/* last, so it watches a chain that is whole */
+	if (!err && be == &netns_backend)
+		err = step(supervise_start(&state, keys));
 	if (err) {
 		/* nothing half-created: undo what the journal says was started,
 		 * and keep the journal for `down` if some of it would not go */

@@ -76,6 +76,7 @@ int cmd_run(const struct cmd_args *a);
 int cmd_exec(const struct cmd_args *a);
 int cmd_keygen(const struct cmd_args *a);
 int cmd_bench(const struct cmd_args *a);
+int cmd_supervise(const struct cmd_args *a);
 
 /* Options of probe and run, and down's --all. */
 extern const struct option probe_options[];

@@ -161,7 +161,8 @@ static int vnf_ports_finish(struct deploy *d, unsigned int i, const int pmd[CALV
 }
 
 /* An encrypt or decrypt VNF's traffic keys in a pipe for it to inherit
- * (the first epoch of this deployment), in *fd; -1 for other kinds. */
+ * (the first epoch of this deployment, or the supervisor's), in *fd; -1
+ * for other kinds. */
 static int vnf_keys(struct deploy *d, unsigned int i, int *fd)
 {
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
@@ -171,7 +172,7 @@ static int vnf_keys(struct deploy *d, unsigned int i, int *fd)
 	*fd = -1;
 	if (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT)
 		return 0;
-	err = deploy_sa_set(d, i, 1, &set);
+	err = deploy_sa_set(d, i, d->epoch ? d->epoch : 1, &set);
 	if (err)
 		return err;
 	err = sa_set_pipe(&set);
