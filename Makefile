@@ -274,6 +274,8 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 # hand-over program in kernel/ beside itself; the other XDP programs are
 # built into calvin (their skeletons).
 PREFIX ?= /usr/local
+# calvin-supervise@.service, the supervisor under systemd
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 install: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-relay $(B)/kernel/handover.bpf.o
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/calvin/kernel \
 		$(DESTDIR)$(PREFIX)/share/man/man8
@@ -282,6 +284,9 @@ install: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-relay $(B)/kernel/handover.bpf.
 	install -m 0755 $(B)/calvin-relay $(DESTDIR)$(PREFIX)/lib/calvin/calvin-relay
 	install -m 0644 $(B)/kernel/handover.bpf.o $(DESTDIR)$(PREFIX)/lib/calvin/kernel/
 	install -m 0644 doc/calvin.8 $(DESTDIR)$(PREFIX)/share/man/man8/calvin.8
+	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|' systemd/calvin-supervise@.service.in \
+		>$(DESTDIR)$(SYSTEMD_UNIT_DIR)/calvin-supervise@.service
 
 clean:
 	rm -rf $(B)
