@@ -86,7 +86,7 @@ DEPS_STAMP := $(B)/.deps-installed
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
 .PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm fuzz clean \
-	format bench bench-kernel bench-user bench-sharing bench-vm-links bench-updown install \
+	format bench bench-kernel bench-user bench-sharing bench-vm-links bench-updown bench-heal install \
 	vm-image vm-binaries
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
@@ -157,6 +157,11 @@ bench-vm-links: vm-image
 # flock /tmp/calvin-net.lock make bench-updown)
 bench-updown: all
 	bench/updown.sh
+
+# the supervisor: SIGKILL of each user VNF kind to healed, probes lost
+# (hold the lock: flock /tmp/calvin-net.lock make bench-heal)
+bench-heal: all
+	bench/heal.sh
 
 # The benchmarks' own programs (bench/progs/), built where the scripts run them.
 $(B)/bench/%: bench/progs/%.c $(B)/lib/libcalvin.a
