@@ -153,6 +153,22 @@ static void give_up(struct sup *s, unsigned int k)
 	event(s, "vnf-failed", k, "reason", why);
 }
 
+/* A port of the VNF's node is gone (its veth deleted): no restart brings
+ * it back, only a new deployment; the chain is failed, once. */
+static void chain_failed(struct sup *s, unsigned int k)
+{
+	char why[160];
+	unsigned int i;
+
+	snprintf(why, sizeof(why),
+		 "a link of node %s is gone; run 'calvin down %s' and 'calvin up' to rebuild it",
+		 calvin_vnf_node(&s->spec.vnfs[s->v[k].idx]), s->spec.name);
+	for (i = 0; i < s->nr; i++)
+		if (s->v[i].state == SUP_RESTARTING)
+			s->v[i].state = SUP_FAILED;
+	event(s, "chain-failed", k, "reason", why);
+}
+
 /* Start k (and its pair's other end), or schedule the next try. */
 static void heal(struct sup *s, unsigned int k)
 {
@@ -197,7 +213,9 @@ static void heal(struct sup *s, unsigned int k)
 		snprintf(e, sizeof(e), "%u", epoch);
 		event(s, "vnf-restarted", ks[i], epoch ? "epoch" : NULL, e);
 	}
-	if (err && !calvin_quit)
+	if (err == -ENODEV)
+		chain_failed(s, k);
+	else if (err && !calvin_quit)
 		event(s, "vnf-start-failed", k, "error", strerror(-err));
 }
 
