@@ -45,9 +45,6 @@ struct deploy {
 	 * encrypt/decrypt pairs (userspace/lib/pair.h); also in the chain's
 	 * state directory, CHAIN.d/deploy-random */
 	uint8_t deploy_random[CALVIN_DEPLOY_RANDOM_LEN];
-	/* the epoch of the SAs of the encrypt/decrypt VNFs it starts: 0 for
-	 * `up`'s (epoch 1), more when the supervisor restarts a pair */
-	uint32_t epoch;
 	unsigned int nr_nodes;
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 };
@@ -128,6 +125,10 @@ struct node_backend {
 	 * after a crash at any point of a deployment. */
 	int (*destroy)(struct chain_state *s);
 };
+
+/* The netns backend's name, as journals record it (the bench's
+ * conventional stack is journalled as one). */
+#define BACKEND_NETNS "netns"
 
 extern const struct node_backend netns_backend;
 extern const struct node_backend libvirt_backend;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The supervisor's view of a deployed chain (its spec copy, plan record,
  * journal, deployment random and keys), and the one place it starts a
- * user VNF: through the backend's user_vnf, the starter `up` uses, so a
- * restarted VNF is journalled like the first and `down` finds it. */
+ * user VNF: netns_vnf_start(), the starter `up` uses, so a restarted VNF
+ * is journalled like the first and `down` finds it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "netns/netns.h"
 #include "sup.h"
 #include "util.h"
 
@@ -232,7 +233,6 @@ int sup_vnf_start(struct sup *s, unsigned int k, uint32_t epoch)
 			    .state = &st,
 			    .plan = &s->plan,
 			    .keys = &s->keys,
-			    .epoch = epoch,
 			    .nr_nodes = s->nr_nodes };
 	pid_t old = v->pid;
 	int err;
@@ -245,7 +245,7 @@ int sup_vnf_start(struct sup *s, unsigned int k, uint32_t epoch)
 	err = state_open(&st, s->spec.name);
 	if (err)
 		return err;
-	err = netns_backend.user_vnf(&d, v->idx);
+	err = netns_vnf_start(&d, v->idx, epoch ? epoch : 1);
 	if (!journal_proc(&st, s, v->idx, &v->pid, &v->start) || v->pid == old)
 		err = err ? err : -ESRCH;
 	state_close(&st, false);

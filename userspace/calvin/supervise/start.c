@@ -14,8 +14,10 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "jout.h"
 #include "supervise.h"
 #include "util.h"
+#include "util/util.h"
 
 #define SUPERVISOR_STOP_MS 2000
 
@@ -118,6 +120,29 @@ int supervise_start(struct chain_state *s, const struct calvin_keyring *keys)
 out:
 	close(kfd);
 	return err;
+}
+
+int supervise_attach(const struct calvin_chain_spec *spec, const struct calvin_keyring *keys)
+{
+	struct chain_state *st;
+	int err;
+
+	if (backend_of(spec) != &netns_backend)
+		return 0;
+	st = malloc(sizeof(*st));
+	if (!st)
+		return CALVIN_EXIT_FAIL;
+	err = state_open(st, spec->name);
+	if (!err && !supervise_running(st)) {
+		/* the data path is left alone: the VNFs keep running */
+		err = supervise_start(st, keys);
+		if (!err && !calvin_json)
+			printf("chain %s: a new supervisor watches it\n", spec->name);
+		jw_bool(jout(), "supervisor_attached", !err);
+	}
+	state_close(st, false);
+	free(st);
+	return err ? CALVIN_EXIT_FAIL : 0;
 }
 
 pid_t supervise_running(const struct chain_state *s)

@@ -37,6 +37,9 @@ struct json_object;
  * detached (a session of its own, output to CHAIN.d/supervisor.log), keys
  * handed over through a pipe. 0 or -errno after one line. */
 int supervise_start(struct chain_state *s, const struct calvin_keyring *keys);
+/* `up` of a deployed chain: a new supervisor if none runs (the one `up`
+ * started was killed), the data path untouched. An exit code. */
+int supervise_attach(const struct calvin_chain_spec *spec, const struct calvin_keyring *keys);
 /* The running supervisor of a journal: its PID, or 0 when it has none. */
 pid_t supervise_running(const struct chain_state *s);
 /* Stop every supervisor a journal names (SIGTERM, then SIGKILL), and wait
