@@ -13,6 +13,11 @@ sup_vnf() { # CHAIN VNF KEY
 	json_get "vnfs.[name=$2].$3" <"/run/calvin/$1.d/supervisor.json" 2>/dev/null
 }
 
+# Is VNF's state in supervisor.json STATE (for wait_until)?
+sup_state_is() { # CHAIN VNF STATE
+	[ "$(sup_vnf "$1" "$2" state)" = "$3" ]
+}
+
 # The number of events of KIND in the chain's log.
 events_of() { # CHAIN KIND
 	grep -c "\"kind\":\"$2\"" "/run/calvin/$1.d/events.jsonl" 2>/dev/null

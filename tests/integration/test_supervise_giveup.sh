@@ -22,13 +22,14 @@ kill -KILL "$PID"
 wait_until "fwd-u gone" eval "! alive $PID"
 # what a second DPDK primary process holds: the config file's lock
 perl -e 'use Fcntl; open(my $f, "+<", $ARGV[0]) or die "$!"; $| = 1;
-	fcntl($f, F_SETLK, pack("s s x4 q q i x4", F_WRLCK, 0, 0, 0, 0)) or die "lock: $!";
+	my $l = pack("s s x4 q q i x4", F_WRLCK, 0, 0, 0, 0);
+	fcntl($f, F_SETLK, $l) or die "lock: $!";
 	print "locked\n"; sleep 600' /var/run/dpdk/calvin-$C.fwd-u/config >"$TMP/lock" 2>&1 &
 LOCKER=$!
 wait_until "the config lock held" grep -q locked "$TMP/lock"
 t0=$SECONDS
 $CALVIN up "$SPEC" >"$TMP/up" || fail "up (attach) failed: $(cat "$TMP/up")"
-wait_until "fwd-u failed" test "$(sup_vnf $C fwd-u state)" = failed
+wait_until "fwd-u failed" sup_state_is $C fwd-u failed
 took=$((SECONDS - t0))
 starts=$(events_of $C vnf-start-failed)
 echo "gave up after $starts failed starts in about $took s: $(grep vnf-failed /run/calvin/$C.d/events.jsonl)"

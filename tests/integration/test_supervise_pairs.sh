@@ -46,11 +46,11 @@ grep -q '"kind":"vnf-restarted","vnf":"enc",.*"epoch":"3"' /run/calvin/$C.d/even
 PID=$(vnf_pid $C enc)
 restarts=$(sup_vnf $C enc restarts)
 kill -STOP "$PID"
-wait_until "enc stalled" test "$(sup_vnf $C enc state)" = stalled
+wait_until "enc stalled" sup_state_is $C enc stalled
 sleep 3 # the fault itself lasts 3 s
 [ "$(sup_vnf $C enc state)" = stalled ] || fail "enc: $(sup_vnf $C enc state)"
 kill -CONT "$PID"
-wait_until "enc running again" test "$(sup_vnf $C enc state)" = running
+wait_until "enc running again" sup_state_is $C enc running
 [ "$(vnf_pid $C enc)" = "$PID" ] && [ "$(sup_vnf $C enc restarts)" = "$restarts" ] ||
 	fail "a stalled enc was killed or restarted"
 [ "$(events_of $C stalled)" = 1 ] || fail "stalled events: $(events_of $C stalled)"
