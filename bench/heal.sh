@@ -25,7 +25,7 @@ spec() { # FILE NAME
 now_ns() { date +%s%N; }
 # the time of the last vnf-restarted event of VNF, in ns since the epoch
 restarted_ns() { # CHAIN VNF
-	grep "\"kind\":\"vnf-restarted\",\"vnf\":\"$2\"" "/run/calvin/$1.d/events.jsonl" | tail -n 1 |
+	grep "\"kind\":\"vnf-restarted\",\"vnf\":\"$2\"" "/run/calvin/$1.d/events.jsonl" 2>/dev/null | tail -n 1 |
 		sed 's/.*"time":"\([^"]*\)".*/\1/' | xargs -r -I{} date -d {} +%s%N
 }
 p50_max() { sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%s %s", v[int((NR + 1) / 2)], v[NR]; else printf "- -" }'; }
@@ -73,7 +73,7 @@ mkdir -p bench/results
 	for k in "fwd-u.b-heal-f forward" "enc.b-heal-c encrypt" "dec.b-heal-c decrypt" \
 		"enc.b-heal-n nc-encode" "dec.b-heal-n nc-decode"; do
 		set -- $k
-		echo "| $1 ($2) | $(awk '{print $1}' "$TMP/$1" | p50_max | tr ' ' '|' | sed 's/|/ | /') |" \
+		echo "| ${1%%.*} ($2) | $(awk '{print $1}' "$TMP/$1" | p50_max | tr ' ' '|' | sed 's/|/ | /') |" \
 			"$(awk '{print $2}' "$TMP/$1" | p50_max | sed 's/ / | /') |" \
 			"$(awk '{print $3}' "$TMP/$1" | p50_max | sed 's/ / | /') |"
 	done
