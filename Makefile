@@ -60,7 +60,8 @@ CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
 	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c userspace/calvin/chain/*.c \
 	userspace/calvin/nodes/*.c \
 	bench/calvin/*.c \
-	userspace/calvin/nl/*.c userspace/calvin/events/*.c userspace/calvin/monitor/*.c) \
+	userspace/calvin/nl/*.c userspace/calvin/events/*.c userspace/calvin/monitor/*.c \
+	userspace/calvin/supervise/*.c) \
 	$(LOADER_SRCS) \
 	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
 	userspace/agent/sa_pipe.c userspace/agent/textfile.c userspace/agent/vnf_start.c
@@ -97,7 +98,8 @@ DEPS_STAMP := $(B)/.deps-installed
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
 .PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm fuzz clean \
-	format bench bench-kernel bench-user bench-sharing bench-testpmd bench-vm-links bench-updown bench-monitor install \
+	format bench bench-kernel bench-user bench-sharing bench-testpmd bench-vm-links bench-updown \
+	bench-monitor bench-heal install \
 	vm-image vm-binaries
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
@@ -179,6 +181,11 @@ bench-monitor: all
 # flock /tmp/calvin-net.lock make bench-testpmd)
 bench-testpmd: all $(B)/bench/rounds_table
 	bench/testpmd.sh
+
+# the supervisor: SIGKILL of each user VNF kind to healed, probes lost
+# (hold the lock: flock /tmp/calvin-net.lock make bench-heal)
+bench-heal: all
+	bench/heal.sh
 
 # The benchmarks' own programs (bench/progs/), built where the scripts run them.
 $(B)/bench/%: bench/progs/%.c $(B)/lib/libcalvin.a
@@ -306,6 +313,8 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 # hand-over program in kernel/ beside itself; the other XDP programs are
 # built into calvin (their skeletons).
 PREFIX ?= /usr/local
+# calvin-supervise@.service, the supervisor under systemd
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
 install: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-relay $(B)/kernel/handover.bpf.o
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/calvin/kernel \
 		$(DESTDIR)$(PREFIX)/share/man/man8
@@ -314,6 +323,9 @@ install: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-relay $(B)/kernel/handover.bpf.
 	install -m 0755 $(B)/calvin-relay $(DESTDIR)$(PREFIX)/lib/calvin/calvin-relay
 	install -m 0644 $(B)/kernel/handover.bpf.o $(DESTDIR)$(PREFIX)/lib/calvin/kernel/
 	install -m 0644 doc/calvin.8 $(DESTDIR)$(PREFIX)/share/man/man8/calvin.8
+	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR)
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|' systemd/calvin-supervise@.service.in \
+		>$(DESTDIR)$(SYSTEMD_UNIT_DIR)/calvin-supervise@.service
 
 clean:
 	rm -rf $(B)

@@ -51,6 +51,7 @@ leftovers() { # CHAIN
 	ls -d /var/run/dpdk/calvin-"$c".* 2>/dev/null | sed 's/^/dpdk runtime dir /'
 	ls -d "${CALVIN_RUN_DIR:-/run/calvin}/$c".* 2>/dev/null | sed 's/^/state /'
 	pgrep -af "calvin-vnf --chain $c " | sed 's/^/process /'
+	pgrep -af "calvin supervise $c\$" | sed 's/^/supervisor /'
 	true
 }
 

@@ -69,7 +69,11 @@ not_answering "fwd-u stopped"
 kill -CONT "$PID"
 wait_until "fwd-u answering again" $CALVIN status $C
 
-# 2. fwd-u gone, an attacker's server at its socket
+# 2. fwd-u gone, an attacker's server at its socket (the supervisor first,
+# or it would restart fwd-u)
+SUP=$(pgrep -f "calvin supervise $C\$")
+[ -n "$SUP" ] || fail "no supervisor of $C"
+kill -KILL "$SUP"
 kill -KILL "$PID"
 PID=
 serve() { # MODE
@@ -94,7 +98,8 @@ $CALVIN -j status $C >"$TMP/s.json" || fail "-j status of a hostile answer faile
 terminal_safe "$TMP/s.json" || fail "-j status let a byte a terminal acts on through"
 json_get <"$TMP/s.json" || fail "-j status of a hostile answer is not one JSON document"
 [ "$(json_get -k 0 <"$TMP/s.json" | sort | tr '\n' ' ')" = \
-	"chain isolation placement placement_read_back vnfs " ] || fail "-j: the chain's members changed"
+	"chain events isolation placement placement_read_back supervisor vnfs " ] ||
+	fail "-j: the chain's members changed"
 [ "$(json_get -n 0.vnfs <"$TMP/s.json")" = 3 ] || fail "-j: not 3 VNFs"
 [ "$(json_get -k '0.vnfs.[name=fwd-u]' <"$TMP/s.json" | tr '\n' ' ')" = "name space telemetry " ] ||
 	fail "-j: fwd-u's members changed"

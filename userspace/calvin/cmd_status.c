@@ -20,6 +20,7 @@
 #include "jout.h"
 #include "loader.h"
 #include "measure/measure.h"
+#include "supervise/supervise.h"
 #include "util.h"
 #include "util/util.h"
 
@@ -228,6 +229,7 @@ static int chain_status_of(const char *chain, struct json_object *doc,
 							 : user_stats(spec, i, vnfs))
 			failed++;
 	jw_add(o, "vnfs", vnfs);
+	supervise_status(chain, o);
 	/* the housekeeping CPUs the plan gave, which the probe runs on */
 	if (!isolate_host_detect(&host) && !chain_housekeeping(spec, &hk))
 		isolation_status(stdout, &host, spec, &hk, o);

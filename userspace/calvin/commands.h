@@ -57,6 +57,7 @@ int cmd_exec(const struct cmd_args *a);
 int cmd_keygen(const struct cmd_args *a);
 int cmd_bench(const struct cmd_args *a);
 int cmd_monitor(const struct cmd_args *a);
+int cmd_supervise(const struct cmd_args *a);
 
 /* Each command's options, and what takes them (cmd_NAME.c): probe's
  * (which run and up --admit share), up's, down's --all, bench's. */

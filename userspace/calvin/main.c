@@ -118,6 +118,20 @@ static const struct calvin_cmd cmds[] = {
 		   "The chain file's monitor section gives what is not given here.\n",
 	  .opts = monitor_options,
 	  .opt = monitor_option },
+	{ .name = "supervise",
+	  .run = cmd_supervise,
+	  .min_args = 1,
+	  .max_args = 1,
+	  .synopsis = "CHAIN",
+	  .summary = "watch and heal a deployed chain (up starts it)",
+	  .usage = "Watch a deployed chain's user VNFs and heal them until SIGTERM: a VNF that\n"
+		   "dies is restarted on its planned cores at once, then with backoff (100 ms\n"
+		   "doubling to 5 s), and marked failed after 5 starts within 60 s; both ends\n"
+		   "of an encrypt/decrypt pair restart under a new epoch of keys, both ends of\n"
+		   "an nc pair with fresh generations; a stopped VNF is reported stalled, never\n"
+		   "killed. 'calvin up' starts one per chain (journalled; 'calvin down' stops\n"
+		   "it first); run by hand or by systemd it reads the chain's key files again.\n"
+		   "It writes RUN_DIR/CHAIN.d/supervisor.json and the chain's events.\n" },
 	{ .name = "exec",
 	  .run = cmd_exec,
 	  .min_args = 2,

@@ -16,11 +16,13 @@
 #include "util.h"
 
 static const char *const kind_word[] = {
-	[ST_NETNS] = "netns",	    [ST_XDP] = "xdp",	      [ST_PROC] = "proc",
-	[ST_PATH] = "path",	    [ST_BACKEND] = "backend", [ST_ISOLATE] = "isolate",
-	[ST_NETSYSFS] = "netsysfs", [ST_SCHED] = "sched",     [ST_DOMAIN] = "domain",
-	[ST_TAP] = "tap",	    [ST_BRIDGE] = "bridge",   [ST_HOST_XDP] = "hostxdp",
-	[ST_VETH] = "veth",
+	[ST_NETNS] = "netns",	    [ST_XDP] = "xdp",
+	[ST_PROC] = "proc",	    [ST_PATH] = "path",
+	[ST_BACKEND] = "backend",   [ST_ISOLATE] = "isolate",
+	[ST_NETSYSFS] = "netsysfs", [ST_SCHED] = "sched",
+	[ST_DOMAIN] = "domain",	    [ST_TAP] = "tap",
+	[ST_BRIDGE] = "bridge",	    [ST_HOST_XDP] = "hostxdp",
+	[ST_VETH] = "veth",	    [ST_SUPERVISOR] = "supervisor",
 };
 
 int state_file(char *out, size_t len, const char *chain, const char *suffix)
@@ -159,6 +161,7 @@ static int parse_line(struct state_entry *e, char *line)
 			   ? 0
 			   : -EINVAL;
 	case ST_PROC:
+	case ST_SUPERVISOR:
 		return sscanf(line, "%255s %d %llu", e->name, &e->pid, &e->start) == 3 ? 0
 											 : -EINVAL;
 	case ST_NR_KINDS:
@@ -236,7 +239,8 @@ static int format_line(const struct state_entry *e, char *line, size_t len)
 	case ST_XDP:
 		return snprintf(line, len, "xdp %s %s\n", e->name, e->ifname);
 	case ST_PROC:
-		return snprintf(line, len, "proc %s %d %llu\n", e->name, (int)e->pid, e->start);
+	case ST_SUPERVISOR:
+		return snprintf(line, len, "%s %s %d %llu\n", w, e->name, (int)e->pid, e->start);
 	case ST_NETSYSFS:
 		return snprintf(line, len, "%s %s %s %s\n", w, e->name, e->ifname, e->value);
 	case ST_SCHED:
@@ -248,10 +252,30 @@ static int format_line(const struct state_entry *e, char *line, size_t len)
 	}
 }
 
+/* Does the journal hold e already? A supervisor's restart of a VNF
+ * names the VNF's runtime dir and ports again: once is enough. */
+static bool state_has(const struct chain_state *s, const struct state_entry *e)
+{
+	const struct state_entry *o;
+	unsigned int i;
+
+	for (i = 0; i < s->nr; i++) {
+		o = &s->e[i];
+		if (o->kind == e->kind && o->pid == e->pid && o->start == e->start &&
+		    !strcmp(o->name, e->name) && !strcmp(o->ifname, e->ifname) &&
+		    !strcmp(o->uri, e->uri) && !strcmp(o->value, e->value))
+			return true;
+	}
+	return false;
+}
+
 int state_append(struct chain_state *s, const struct state_entry *e)
 {
 	char line[1024];
 	int n;
+
+	if (state_has(s, e))
+		return 0;
 
 	if (s->nr >= STATE_MAX_ENTRIES)
 		return -ENOSPC;

@@ -17,6 +17,7 @@
  *   bridge NAME                   a Linux bridge on the host
  *   veth NAME                     the host end of a veth pair (a link to a namespace)
  *   hostxdp IFNAME                XDP programs on a host interface (a link)
+ *   supervisor CHAIN PID START    the chain's supervisor (supervise/), stopped first
  *
  * The file is /run/calvin/CHAIN.state; its existence means "deployed".
  * Every name fits an entry whole (state_add refuses one that does not, and
@@ -44,6 +45,7 @@ enum state_kind {
 	ST_BRIDGE,
 	ST_HOST_XDP,
 	ST_VETH,
+	ST_SUPERVISOR,
 	ST_NR_KINDS,
 };
 
@@ -56,7 +58,7 @@ struct state_entry {
 				       * ST_ISOLATE: the CPU list */
 	char ifname[64];	  /* ST_XDP; ST_NETSYSFS: the path under /sys/class/net */
 	char uri[256];		  /* ST_DOMAIN: the libvirt connection */
-	pid_t pid;		  /* ST_PROC, ST_SCHED */
+	pid_t pid;		  /* ST_PROC, ST_SCHED, ST_SUPERVISOR */
 	unsigned long long start; /* ST_PROC, ST_SCHED */
 	char value[320];	  /* ST_NETSYSFS: the old value; ST_SCHED: "POLICY PRIORITY" */
 };

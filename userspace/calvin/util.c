@@ -248,7 +248,7 @@ unsigned long long proc_start_time(pid_t pid)
 	return st;
 }
 
-static bool proc_is(pid_t pid, unsigned long long st)
+bool proc_is(pid_t pid, unsigned long long st)
 {
 	unsigned long long now = proc_start_time(pid);
 	char p[64], state[64] = "";

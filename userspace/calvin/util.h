@@ -92,6 +92,8 @@ void mac_str(const uint8_t mac[6], char out[18]);
 /* Process identity that survives PID reuse: start time in clock ticks
  * since boot (field 22 of /proc/PID/stat); 0 if the process is gone. */
 unsigned long long proc_start_time(pid_t pid);
+/* Is pid running (not a zombie) with start time st? */
+bool proc_is(pid_t pid, unsigned long long st);
 /* SIGTERM, wait up to timeout_ms, then SIGKILL; only if pid still has
  * start time st. Returns true if it was running. */
 bool proc_stop(pid_t pid, unsigned long long st, int timeout_ms);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* A chain's tear-down: everything its journal names, isolation first,
- * then what its backend made; harmless when it is not deployed. */
+/* A chain's tear-down: everything its journal names, its supervisor
+ * first, then isolation, then what its backend made; harmless when it is not deployed. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +10,7 @@
 #include "chain/chain.h"
 #include "commands.h"
 #include "isolate/isolate.h"
+#include "supervise/supervise.h"
 #include "util.h"
 
 int chain_undo(const struct node_backend *be, struct chain_state *s)
@@ -17,7 +18,9 @@ int chain_undo(const struct node_backend *be, struct chain_state *s)
 	struct isolate_host h;
 	int err, e;
 
-	/* host-wide isolation first: it matters to every task on the host,
+	/* the supervisor first: it must not heal what goes now */
+	supervise_stop(s);
+	/* host-wide isolation next: it matters to every task on the host,
 	 * and is restored even where the backend cannot finish */
 	err = isolate_host_detect(&h);
 	if (!err)

@@ -18,6 +18,7 @@
 #include "jout.h"
 #include "loader.h"
 #include "monitor/monitor.h"
+#include "supervise/supervise.h"
 #include "util.h"
 #include "util/util.h"
 
@@ -320,7 +321,11 @@ static int chain_up_keyed(const struct calvin_chain_spec *spec, const struct cal
 	rc = plan_and_journal(&d, &plan);
 	if (rc) {
 		plan_unlock(&lock);
-		return rc == -EEXIST ? chain_update(spec, text) : rc;
+		if (rc != -EEXIST)
+			return rc;
+		/* deployed: its update, and a new supervisor if its own died */
+		rc = chain_update(spec, text);
+		return rc ? rc : supervise_attach(spec, keys);
 	}
 	err = step(record(&d, be));
 	plan_unlock(&lock);
@@ -328,6 +333,9 @@ static int chain_up_keyed(const struct calvin_chain_spec *spec, const struct cal
 		err = step(deploy(&d, be));
 	if (!err)
 		err = step(isolate(&d));
+	/* last, so it watches a chain that is whole */
+	if (!err && be == &netns_backend)
+		err = step(supervise_start(state, keys));
 	if (err) {
 		/* nothing half-created: undo what the journal says was started,
 		 * and keep the journal for `down` if some of it would not go */

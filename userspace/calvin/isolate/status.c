@@ -269,12 +269,13 @@ static void print_host(FILE *out, const struct isolate_host *h, const struct iso
 	free(v);
 }
 
-/* The journal's process of a VNF: its node's namespace names it. */
+/* The journal's process of a VNF: its node's namespace names it; the
+ * newest, when the supervisor restarted it. */
 static const struct state_entry *vnf_proc(const struct chain_state *st, const char *ns)
 {
 	unsigned int i;
 
-	for (i = 0; i < st->nr; i++)
+	for (i = st->nr; i-- > 0;)
 		if (st->e[i].kind == ST_PROC && !strcmp(st->e[i].name, ns))
 			return &st->e[i];
 	return NULL;

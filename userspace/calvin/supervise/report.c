@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* What the supervisor tells the others: supervisor.json (its shape is in
+ * supervise.h, and the monitor reads it on every scrape), and the part of
+ * `calvin status` that reads it back with the chain's recent events. */
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "events/events.h"
+#include "sup.h"
+#include "util.h"
+
+/* A supervisor whose heartbeat is older than this is not answering. */
+#define HEARTBEAT_STALE_S 5
+#define STATUS_EVENTS 8
+
+static const char *const state_names[] = {
+	[SUP_RUNNING] = "running",
+	[SUP_RESTARTING] = "restarting",
+	[SUP_STALLED] = "stalled",
+	[SUP_FAILED] = "failed",
+};
+
+const char *sup_state_name(enum sup_state st)
+{
+	return state_names[st];
+}
+
+static void rfc3339(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static struct json_object *vnf_json(const struct sup *s, const struct sup_vnf *v, uint64_t now)
+{
+	struct json_object *o = json_object_new_object();
+	bool running = v->state == SUP_RUNNING || v->state == SUP_STALLED;
+
+	json_object_object_add(o, "name", json_object_new_string(s->spec.vnfs[v->idx].name));
+	json_object_object_add(o, "state", json_object_new_string(sup_state_name(v->state)));
+	json_object_object_add(o, "restarts", json_object_new_int((int)v->restarts));
+	json_object_object_add(o, "last_exit",
+			       v->last_exit[0] ? json_object_new_string(v->last_exit) : NULL);
+	json_object_object_add(
+	    o, "uptime_s", json_object_new_int64(running ? (int64_t)(now - v->up_ms) / 1000 : 0));
+	json_object_object_add(o, "pid", running ? json_object_new_int(v->pid) : NULL);
+	return o;
+}
+
+void sup_report_write(const struct sup *s)
+{
+	struct json_object *o = json_object_new_object(), *vnfs = json_object_new_array();
+	char path[PATH_MAX], tmp[PATH_MAX + 8], t[32];
+	uint64_t now = sup_now_ms();
+	const char *text;
+	unsigned int k;
+	int fd;
+
+	json_object_object_add(o, "chain", json_object_new_string(s->spec.name));
+	json_object_object_add(o, "pid", json_object_new_int(getpid()));
+	rfc3339(s->started.tv_sec, t, sizeof(t));
+	json_object_object_add(o, "started", json_object_new_string(t));
+	rfc3339(time(NULL), t, sizeof(t));
+	json_object_object_add(o, "heartbeat", json_object_new_string(t));
+	for (k = 0; k < s->nr; k++)
+		json_object_array_add(vnfs, vnf_json(s, &s->v[k], now));
+	json_object_object_add(o, "vnfs", vnfs);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	if (state_file(path, sizeof(path), s->spec.name, ".d/" SUPERVISOR_JSON))
+		goto out;
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto out;
+	if (dprintf(fd, "%s\n", text) < 0) {
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	close(fd);
+	rename(tmp, path);
+out:
+	json_object_put(o);
+}
+
+static const char *str_of(struct json_object *o, const char *key, const char *dflt)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return dflt;
+	return json_object_get_string(v);
+}
+
+static long long int_of(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : -1;
+}
+
+/* Seconds since an RFC 3339 time, or -1. */
+static long long age_s(const char *t)
+{
+	struct tm tm = { 0 };
+
+	if (!t || !strptime(t, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return -1;
+	return (long long)(time(NULL) - timegm(&tm));
+}
+
+static void print_vnfs(struct json_object *rep)
+{
+	struct json_object *vnfs, *v;
+	size_t i;
+
+	if (!json_object_object_get_ex(rep, "vnfs", &vnfs) ||
+	    !json_object_is_type(vnfs, json_type_array))
+		return;
+	for (i = 0; i < json_object_array_length(vnfs); i++) {
+		v = json_object_array_get_idx(vnfs, i);
+		printf("  supervised %-12s %-10s restarts %lld  last exit %s  uptime %lld s  pid "
+		       "%lld\n",
+		       str_of(v, "name", "?"), str_of(v, "state", "?"), int_of(v, "restarts"),
+		       str_of(v, "last_exit", "-"), int_of(v, "uptime_s"), int_of(v, "pid"));
+	}
+}
+
+static void print_events(struct json_object *ev)
+{
+	struct json_object *e;
+	size_t i;
+
+	for (i = 0; ev && i < json_object_array_length(ev); i++) {
+		e = json_object_array_get_idx(ev, i);
+		printf("  event %s\n", json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN));
+	}
+}
+
+void supervise_status(const char *chain, struct json_object *o)
+{
+	struct json_object *rep = NULL, *ev = events_tail(chain, STATUS_EVENTS), *sup;
+	char path[PATH_MAX], why[96] = "";
+	struct chain_state st;
+	long long age = -1;
+	pid_t pid = 0;
+
+	if (!state_peek(&st, chain))
+		pid = supervise_running(&st);
+	if (pid && !state_file(path, sizeof(path), chain, ".d/" SUPERVISOR_JSON))
+		rep = json_object_from_file(path);
+	if (rep)
+		age = age_s(str_of(rep, "heartbeat", NULL));
+	if (!pid)
+		snprintf(why, sizeof(why),
+			 "unsupervised: no supervisor runs; 'calvin up' of "
+			 "the same file attaches one");
+	else if (age < 0 || age > HEARTBEAT_STALE_S)
+		snprintf(why, sizeof(why), "supervisor %d not answering (heartbeat %lld s old)",
+			 (int)pid, age);
+	if (o) {
+		sup = rep ? json_object_get(rep) : json_object_new_object();
+		json_object_object_add(sup, "supervised", json_object_new_boolean(!why[0]));
+		if (why[0])
+			json_object_object_add(sup, "why", json_object_new_string(why));
+		json_object_object_add(o, "supervisor", sup);
+		json_object_object_add(o, "events", ev);
+		json_object_put(rep);
+		return;
+	}
+	if (why[0])
+		printf("  %s\n", why);
+	else
+		printf("  supervisor pid %d, heartbeat %lld s ago\n", (int)pid, age);
+	if (rep && pid)
+		print_vnfs(rep);
+	print_events(ev);
+	json_object_put(rep);
+	json_object_put(ev);
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* What the supervisor's own files share (the public side is supervise.h):
+ * the chain it watches and each user VNF's life as it sees it. */
+#ifndef CALVIN_SUP_H
+#define CALVIN_SUP_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "backend.h"
+#include "supervise.h"
+
+enum sup_state { SUP_RUNNING, SUP_RESTARTING, SUP_STALLED, SUP_FAILED };
+
+/* Restarts: the first at once, then 100 ms doubling to 5 s while they keep
+ * failing; after SUP_TRIES starts within SUP_WINDOW_S the VNF is failed. */
+#define SUP_BACKOFF_MIN_MS 100
+#define SUP_BACKOFF_MAX_MS 5000
+#define SUP_TRIES 5
+#define SUP_WINDOW_S 60
+/* The loop's tick: stalled checks and the heartbeat (at most 2 s apart). */
+#define SUP_TICK_MS 1000
+
+struct sup_vnf {
+	unsigned int idx; /* in spec.vnfs */
+	int partner;	  /* index in sup.v of the other end of its pair, or -1 */
+	pid_t pid;
+	unsigned long long start;
+	int pidfd;	 /* -1 while not running */
+	bool child;	 /* started by this supervisor: waitid() gives its exit */
+	bool exit_known; /* exit_code came from the process events connector */
+	int exit_code;	 /* a wait status */
+	enum sup_state state;
+	unsigned int restarts;
+	char last_exit[32];	   /* "" until it exits */
+	uint64_t up_ms;		   /* when it last started (monotonic) */
+	uint64_t down_ms;	   /* when it was found dead (monotonic) */
+	uint64_t due_ms;	   /* restarting: when the next start is due */
+	uint64_t tries[SUP_TRIES]; /* the last starts (monotonic ms), a ring */
+	unsigned int nr_tries;
+};
+
+struct sup {
+	struct calvin_chain_spec spec;
+	struct calvin_plan plan;
+	struct calvin_keyring keys;
+	uint8_t deploy_random[CALVIN_DEPLOY_RANDOM_LEN];
+	unsigned int nr_nodes;
+	struct calvin_node nodes[CALVIN_MAX_NODES];
+	unsigned int nr;
+	struct sup_vnf v[CALVIN_MAX_VNFS];
+	uint32_t epoch; /* the last epoch any pair of the chain used */
+	struct timespec started;
+	unsigned long long oom_kills; /* the host's count when last read */
+	int exits;		      /* the process events connector (exits.c), or -1 */
+};
+
+uint64_t sup_now_ms(void);
+
+/* heal.c: the chain's context, and (re)starting one VNF */
+int sup_load(struct sup *s, const char *chain);
+/* Start VNF k under epoch (its pair's keys) with the starter `up` uses;
+ * sets pid, start, pidfd. 0 or -errno. */
+int sup_vnf_start(struct sup *s, unsigned int k, uint32_t epoch);
+/* The next epoch, persisted before it is used. 0 or -errno. */
+int sup_epoch_next(struct sup *s, uint32_t *epoch);
+
+/* exits.c: the process events connector, drained into each VNF's
+ * exit_code; -errno where the kernel does not offer it here. */
+int sup_exits_open(void);
+void sup_exits_drain(struct sup *s);
+
+/* watch.c: the loop */
+int sup_watch(struct sup *s);
+
+/* report.c */
+const char *sup_state_name(enum sup_state st);
+/* supervisor.json, replaced whole. */
+void sup_report_write(const struct sup *s);
+
+#endif /* CALVIN_SUP_H */

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The supervisor's loop: poll the VNFs' pidfds; a VNF that exits is
+ * restarted (with the other end of its pair), with backoff, until it
+ * has been started SUP_TRIES times within SUP_WINDOW_S; a stopped VNF
+ * (SIGSTOP) is stalled, never killed. Every change is an event. */
+#include <errno.h>
+#include <json-c/json.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "events/events.h"
+#include "sup.h"
+#include "util.h"
+
+#define PARTNER_STOP_MS 1000
+
+static const char *vnf_name(const struct sup *s, unsigned int k)
+{
+	return s->spec.vnfs[s->v[k].idx].name;
+}
+
+static void event(const struct sup *s, const char *kind, unsigned int k, const char *key,
+		  const char *val)
+{
+	struct json_object *f = json_object_new_object();
+
+	if (f) {
+		json_object_object_add(f, "vnf", json_object_new_string(vnf_name(s, k)));
+		json_object_object_add(f, "pid", json_object_new_int(s->v[k].pid));
+		json_object_object_add(f, "restarts", json_object_new_int((int)s->v[k].restarts));
+		if (key)
+			json_object_object_add(f, key, json_object_new_string(val));
+	}
+	events_append(s->spec.name, kind, f);
+	json_object_put(f);
+}
+
+static unsigned long long oom_kills(void)
+{
+	unsigned long long n = 0;
+	char line[128];
+	FILE *f = fopen("/proc/vmstat", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "oom_kill %llu", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Why VNF k's process ended: its wait status if it was our child, else
+ * what the process events connector said (a VNF `up` started is not our
+ * child); an OOM kill if it died of SIGKILL and the host's count of OOM
+ * kills moved. */
+static void exit_cause(struct sup *s, struct sup_vnf *v)
+{
+	unsigned long long ooms = oom_kills();
+	siginfo_t si = { 0 };
+
+	int status = -1;
+
+	sup_exits_drain(s);
+	if (v->child && !waitid(P_PIDFD, (id_t)v->pidfd, &si, WEXITED))
+		status = si.si_code == CLD_EXITED ? W_EXITCODE(si.si_status, 0) : si.si_status;
+	else if (v->exit_known)
+		status = v->exit_code;
+	v->exit_known = false;
+	if (status < 0)
+		snprintf(v->last_exit, sizeof(v->last_exit), "unknown");
+	else if (WIFEXITED(status))
+		snprintf(v->last_exit, sizeof(v->last_exit), "exit %d", WEXITSTATUS(status));
+	else
+		snprintf(v->last_exit, sizeof(v->last_exit), "signal %d", WTERMSIG(status));
+	if (ooms > s->oom_kills && status >= 0 && WIFSIGNALED(status) &&
+	    WTERMSIG(status) == SIGKILL)
+		snprintf(v->last_exit, sizeof(v->last_exit), "oom-kill");
+	s->oom_kills = ooms;
+}
+
+static void gone(struct sup_vnf *v)
+{
+	if (v->pidfd >= 0)
+		close(v->pidfd);
+	v->pidfd = -1;
+	v->state = SUP_RESTARTING;
+	v->down_ms = sup_now_ms();
+}
+
+/* The surviving end of a pair goes too: both restart together, under a
+ * new epoch (a crypt pair) or with fresh generations (an nc pair). */
+static void stop_partner(struct sup *s, unsigned int k)
+{
+	struct sup_vnf *p = &s->v[k];
+	struct pollfd pfd = { .fd = p->pidfd, .events = POLLIN };
+
+	if (p->pidfd < 0)
+		return;
+	syscall(SYS_pidfd_send_signal, p->pidfd, SIGKILL, NULL, 0);
+	poll(&pfd, 1, PARTNER_STOP_MS);
+	if (p->child)
+		waitid(P_PIDFD, (id_t)p->pidfd, &(siginfo_t){ 0 }, WEXITED | WNOHANG);
+	snprintf(p->last_exit, sizeof(p->last_exit), "stopped with its pair");
+	gone(p);
+	p->due_ms = s->v[p->partner].due_ms;
+	event(s, "vnf-exited", k, "cause", p->last_exit);
+}
+
+static uint64_t backoff_ms(const struct sup_vnf *v, uint64_t now)
+{
+	unsigned int n = 0, i;
+	uint64_t ms = SUP_BACKOFF_MIN_MS;
+
+	for (i = 0; i < v->nr_tries && i < SUP_TRIES; i++)
+		n += now - v->tries[i] < SUP_WINDOW_S * 1000ULL;
+	if (!n)
+		return 0;
+	while (--n && ms < SUP_BACKOFF_MAX_MS)
+		ms *= 2;
+	return ms < SUP_BACKOFF_MAX_MS ? ms : SUP_BACKOFF_MAX_MS;
+}
+
+static void on_exit_of(struct sup *s, unsigned int k)
+{
+	struct sup_vnf *v = &s->v[k];
+
+	exit_cause(s, v);
+	gone(v);
+	v->due_ms = v->down_ms + backoff_ms(v, v->down_ms);
+	event(s, "vnf-exited", k, "cause", v->last_exit);
+	if (v->partner >= 0 && s->v[v->partner].state != SUP_FAILED)
+		stop_partner(s, (unsigned int)v->partner);
+}
+
+/* Has k been started SUP_TRIES times within the window? */
+static bool worn_out(const struct sup_vnf *v, uint64_t now)
+{
+	return v->nr_tries >= SUP_TRIES &&
+	       now - v->tries[v->nr_tries % SUP_TRIES] < SUP_WINDOW_S * 1000ULL;
+}
+
+static void give_up(struct sup *s, unsigned int k)
+{
+	char why[64];
+
+	snprintf(why, sizeof(why), "%d starts within %d s", SUP_TRIES, SUP_WINDOW_S);
+	s->v[k].state = SUP_FAILED;
+	event(s, "vnf-failed", k, "reason", why);
+}
+
+/* A port of the VNF's node is gone (its veth deleted): no restart brings
+ * it back, only a new deployment; the chain is failed, once. */
+static void chain_failed(struct sup *s, unsigned int k)
+{
+	char why[160];
+	unsigned int i;
+
+	snprintf(why, sizeof(why),
+		 "a link of node %s is gone; run 'calvin down %s' and 'calvin up' to rebuild it",
+		 calvin_vnf_node(&s->spec.vnfs[s->v[k].idx]), s->spec.name);
+	for (i = 0; i < s->nr; i++)
+		if (s->v[i].state == SUP_RESTARTING)
+			s->v[i].state = SUP_FAILED;
+	event(s, "chain-failed", k, "reason", why);
+}
+
+/* Start k (and its pair's other end), or schedule the next try. */
+static void heal(struct sup *s, unsigned int k)
+{
+	unsigned int ks[2] = { k, 0 }, n = 1, i;
+	uint64_t now = sup_now_ms();
+	struct sup_vnf *v;
+	uint32_t epoch = 0;
+	char e[16];
+	int err = 0;
+
+	if (s->v[k].partner >= 0)
+		ks[n++] = (unsigned int)s->v[k].partner;
+	if (n == 2 && ks[1] < ks[0]) /* in chain order, as up starts them */
+		ks[0] = ks[1], ks[1] = k;
+	for (i = 0; i < n; i++)
+		if (worn_out(&s->v[ks[i]], now)) {
+			give_up(s, ks[0]);
+			if (n == 2)
+				give_up(s, ks[1]);
+			return;
+		}
+	if (s->spec.vnfs[s->v[k].idx].kind == CALVIN_VNF_ENCRYPT ||
+	    s->spec.vnfs[s->v[k].idx].kind == CALVIN_VNF_DECRYPT)
+		err = sup_epoch_next(s, &epoch);
+	for (i = 0; !err && i < n; i++) {
+		v = &s->v[ks[i]];
+		v->tries[v->nr_tries++ % SUP_TRIES] = now;
+		err = sup_vnf_start(s, ks[i], epoch);
+	}
+	for (i = 0; i < n; i++) {
+		v = &s->v[ks[i]];
+		if (err) {
+			/* the one that started goes again: a pair starts whole */
+			if (v->pidfd >= 0 && !calvin_quit)
+				stop_partner(s, ks[i]);
+			v->due_ms = sup_now_ms() + backoff_ms(v, sup_now_ms());
+			continue;
+		}
+		v->state = SUP_RUNNING;
+		v->restarts++;
+		v->up_ms = sup_now_ms();
+		snprintf(e, sizeof(e), "%u", epoch);
+		event(s, "vnf-restarted", ks[i], epoch ? "epoch" : NULL, e);
+	}
+	if (err == -ENODEV)
+		chain_failed(s, k);
+	else if (err && !calvin_quit)
+		event(s, "vnf-start-failed", k, "error", strerror(-err));
+}
+
+static char proc_state(pid_t pid)
+{
+	char p[64], st = '?';
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+	f = fopen(p, "re");
+	if (f) {
+		if (fscanf(f, "%*d (%*[^)]) %c", &st) != 1)
+			st = '?';
+		fclose(f);
+	}
+	return st;
+}
+
+/* SIGSTOP: reported, never killed (a debugger, an operator's pause). */
+static void check_stalled(struct sup *s)
+{
+	struct sup_vnf *v;
+	unsigned int k;
+	bool stopped;
+
+	for (k = 0; k < s->nr; k++) {
+		v = &s->v[k];
+		if (v->state != SUP_RUNNING && v->state != SUP_STALLED)
+			continue;
+		stopped = strchr("Tt", proc_state(v->pid)) != NULL;
+		if (stopped && v->state == SUP_RUNNING) {
+			v->state = SUP_STALLED;
+			event(s, "stalled", k, NULL, NULL);
+		} else if (!stopped && v->state == SUP_STALLED) {
+			v->state = SUP_RUNNING;
+			event(s, "vnf-resumed", k, NULL, NULL);
+		}
+	}
+}
+
+/* How long poll may sleep: until the next tick or the next restart. */
+static int next_wait(const struct sup *s, uint64_t tick)
+{
+	uint64_t now = sup_now_ms(), due = tick;
+	unsigned int k;
+
+	for (k = 0; k < s->nr; k++)
+		if (s->v[k].state == SUP_RESTARTING && s->v[k].due_ms < due)
+			due = s->v[k].due_ms;
+	return due > now ? (int)(due - now) : 0;
+}
+
+int sup_watch(struct sup *s)
+{
+	struct pollfd pfd[CALVIN_MAX_VNFS];
+	unsigned int who[CALVIN_MAX_VNFS], n, k, i;
+	uint64_t tick = 0;
+
+	s->oom_kills = oom_kills();
+	while (!calvin_quit) {
+		sup_exits_drain(s);
+		if (sup_now_ms() >= tick) {
+			check_stalled(s);
+			sup_report_write(s);
+			tick = sup_now_ms() + SUP_TICK_MS;
+		}
+		for (n = 0, k = 0; k < s->nr; k++)
+			if (s->v[k].pidfd >= 0) {
+				pfd[n] = (struct pollfd){ .fd = s->v[k].pidfd, .events = POLLIN };
+				who[n++] = k;
+			}
+		if (poll(pfd, n, next_wait(s, tick)) < 0 && errno != EINTR)
+			return -errno;
+		for (i = 0; i < n && !calvin_quit; i++)
+			if (pfd[i].revents && s->v[who[i]].pidfd == pfd[i].fd)
+				on_exit_of(s, who[i]);
+		for (k = 0; k < s->nr && !calvin_quit; k++)
+			if (s->v[k].state == SUP_RESTARTING && s->v[k].due_ms <= sup_now_ms()) {
+				heal(s, k);
+				sup_report_write(s);
+			}
+	}
+	return 0;
+}
