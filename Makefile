@@ -86,8 +86,8 @@ DEPS_STAMP := $(B)/.deps-installed
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
 .PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm fuzz clean \
-	format bench bench-kernel bench-user bench-sharing bench-vm-links bench-updown install \
-	vm-image vm-binaries
+	format bench bench-kernel bench-user bench-sharing bench-coloc bench-vm-links bench-updown \
+	install vm-image vm-binaries
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
 
@@ -147,6 +147,13 @@ bench-user: all $(B)/bench/nc_bench $(B)/bench/aead_bench
 # flock /tmp/calvin-net.lock make bench-sharing)
 bench-sharing: all
 	bench/sharing.sh
+
+# user VNFs co-located on a core of their own (issue 17): taking turns
+# polling (--wait yield, what calvin plans there) against waking up, for
+# tactile-crypt and tactile-nc (hold the lock: flock /tmp/calvin-net.lock
+# make bench-coloc)
+bench-coloc: all
+	BENCH_SET=coloc bench/sharing.sh
 
 # links between VNF VMs: calvin's XDP link program against a bridge (the
 # libvirt backend; needs the guest image)

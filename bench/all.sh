@@ -3,7 +3,7 @@
 # `make bench`: every benchmark, with settings that finish in about
 # 12 minutes on a 2-CPU machine, then bench/REPORT.md from what
 # they measured (bench/report.sh). Runs, in order: bench/kernel.sh,
-# bench/user.sh, bench/sharing.sh, and `calvin bench` baseline, pinning,
+# bench/user.sh, bench/sharing.sh (twice: BENCH_SET=coloc too), and `calvin bench` baseline, pinning,
 # wakeup and throughput on chains/tactile-fwd.yaml. Each keeps its own
 # report; bench/vm-links.sh and calvin bench pinning on
 # chains/tactile-fwd-vm.yaml run in VMs, on the guest images it builds
@@ -55,6 +55,9 @@ step user env BENCH_PROBES=$((2000 * S)) bench/user.sh
 keep 'user-*.md' user
 step sharing env BENCH_ROUNDS=$((3 * S)) BENCH_PROBES=$((2000 * S)) bench/sharing.sh
 keep 'sharing-*.md' sharing
+# co-located user VNFs: taking turns (yield) against waking up (~2 min)
+step coloc env BENCH_SET=coloc BENCH_ROUNDS=$((4 * S)) BENCH_PROBES=$((2000 * S)) bench/sharing.sh
+keep 'coloc-*.md' coloc
 # VMs run emulated here (TCG): short runs of the links and of calvin bench
 # pinning on chains/tactile-fwd-vm.yaml, on the guest images (built, or
 # brought up to date with calvin's binaries: vm-images/Makefile), the

@@ -119,7 +119,7 @@ copy_reports() {
 	local d f
 	rm -rf "$DEST"
 	mkdir -p "$DEST"
-	for f in kernel user sharing vm-links; do
+	for f in kernel user sharing coloc vm-links; do
 		[ -e "$RUN/$f.md" ] && cp "$RUN/$f.md" "$DEST/$f.md"
 	done
 	for d in baseline pinning wakeup throughput vm-pinning; do
@@ -136,7 +136,7 @@ copy_reports() {
 
 copy_reports
 B=$DEST/baseline/report.md P=$DEST/pinning/report.md W=$DEST/wakeup/report.md
-T=$DEST/throughput/report.md U=$DEST/user.md K=$DEST/kernel.md SH=$DEST/sharing.md
+T=$DEST/throughput/report.md U=$DEST/user.md K=$DEST/kernel.md SH=$DEST/sharing.md CO=$DEST/coloc.md
 V=$DEST/vm-links.md VP=$DEST/vm-pinning/report.md
 
 # Each figure, or "not measured: WHY" (f: fig() with the step and report
@@ -168,6 +168,8 @@ w99_s=$(fw "$(us "$(cell $W 'shared, stress' 6)")") w99_p=$(fw "$(us "$(cell $W 
 w99_i=$(fw "$(us "$(cell $W 'isolated, stress' 6)")")
 sh_b=$(f "$(cell $SH crypt 5)" sharing "$SH")
 sh_w=$(f "$(pick $SH '$2 ~ /crypt/ && $3 ~ /wakeup/' 5)" sharing "$SH")
+co() { f "$(pick $CO "\$2 ~ /$1/ && \$3 ~ /$2/" 5)" coloc "$CO"; }
+co_cy=$(co crypt yield) co_cw=$(co crypt wakeup) co_ny=$(co nc yield) co_nw=$(co nc wakeup)
 vx=$(f "$(cell $V xdp 3)" vm-links "$V") vb=$(f "$(cell $V bridge 3)" vm-links "$V")
 fv() { f "$1" vm-pinning "$VP"; }
 vp_s=$(fv "$(us "$(cell $VP 'shared, stress' 6)")") vp_p=$(fv "$(us "$(cell $VP 'pinned, stress' 6)")")
@@ -209,6 +211,7 @@ vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 	echo "| wake-up latency p99 under stress-ng (cyclictest, us): pinned / isolated | $w99_p / $w99_i | - | $w99_s (shared) | $(ratio $w99_p $w99_s) / $(ratio $w99_i $w99_s) | $(link 'bench wakeup' wakeup/report.md) |"
 	echo "| worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated | $wk_p / $wk_i | 104 vanilla, 48 PREEMPT_RT, 12 with isolation (arXiv 2412.18104) | $wk_s (shared) | $(ratio $wk_i $wk_s) (isolated) | $(link 'bench wakeup' wakeup/report.md) |"
 	echo "| RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us) | $sh_w | - | $sh_b (busy-polling) | $(ratio "$sh_w" "$sh_b") | $(link 'bench-sharing' sharing.md) |"
+	echo "| RTT p99 of two user VNFs co-located on a core, taking turns (yield): tactile-crypt / tactile-nc (us) | $co_cy / $co_ny | - | $co_cw / $co_nw (waking up) | $(ratio "$co_cy" "$co_cw") / $(ratio "$co_ny" "$co_nw") | $(link 'bench-coloc' coloc.md) |"
 	echo "| chain RTT median with the VNFs in VMs$vm_note (us) | $vx (calvin's XDP links) | 320 | $vb (Linux bridges) | $(ratio $vx $vb) | $(link 'bench-vm-links' vm-links.md) |"
 	echo "| chain RTT p99 with the VNFs in VMs, under stress-ng$vp_note (us): pinned / isolated | $vp_p / $vp_i | - | $vp_s (shared) | $(ratio $vp_p $vp_s) / $(ratio $vp_i $vp_s) | $(link 'bench pinning, VMs' vm-pinning/report.md) |"
 	echo
@@ -223,6 +226,7 @@ vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 	echo "- $(link 'bench-kernel' kernel.md): calvin's XDP forward hop against Linux IP forwarding"
 	echo "- $(link 'bench-user' user.md): network coding and AEAD per packet against ISA-L and OpenSSL, residence time per hop in live chains"
 	echo "- $(link 'bench-sharing' sharing.md): user VNFs sharing a core, busy-polling against waking up"
+	echo "- $(link 'bench-coloc' coloc.md): user VNFs co-located on a core, taking turns (yield, the planner's \"shared\") against waking up"
 	echo "- $(link 'bench-vm-links' vm-links.md): the links between VNF VMs, calvin's XDP link program against a bridge"
 	echo "- $(link 'calvin bench pinning, VMs' vm-pinning/report.md): the same with the VNFs in VMs (chains/tactile-fwd-vm.yaml), with the other guest kernel and host links"
 	echo "- $(link 'calvin bench baseline' baseline/report.md): the chain against the conventional stack (RTT, sockperf), with CDF and box plots"
