@@ -65,7 +65,9 @@ $CALVIN up "$SPEC" || fail "calvin up failed"
 assert_yield $C "$CORE"
 probe_intact $C 1000 1000
 
-flood_crypt_pair $C
+# 50%: taking turns every 8 polls, dec opened 68 to 99% of what enc sealed
+# in runs here; 22% when the VNFs yielded on empty polls only
+flood_crypt_pair $C 50
 $CALVIN down $C || fail "calvin down failed"
 assert_clean $C
 

@@ -75,7 +75,7 @@ $CALVIN -j probe -c 1000 $C >"$TMP/p.json" || fail "probe failed"
 echo "1000 probes back intact"
 [ "$(vnf_stat $C enc sleeps)" -gt 0 ] || fail "enc counts no sleeps: $($CALVIN status $C)"
 
-flood_crypt_pair $C
+flood_crypt_pair $C 80
 
 # a VNF asleep in the kernel leaves on SIGTERM (10 s: liveness, not speed)
 pid=$(vnf_pids $C | head -n 1)
