@@ -3,8 +3,9 @@
 # `make bench`: every benchmark, with settings that finish in about
 # 14 minutes on a 2-CPU machine, then bench/REPORT.md from what
 # they measured (bench/report.sh). Runs, in order: bench/kernel.sh,
-# bench/user.sh, bench/testpmd.sh, bench/sharing.sh, bench/monitor.sh, and `calvin bench`
-# baseline, pinning, wakeup and throughput on chains/tactile-fwd.yaml. Each keeps its own
+# bench/user.sh, bench/testpmd.sh, bench/sharing.sh (twice: BENCH_SET=coloc too),
+# bench/monitor.sh, and `calvin bench` baseline, pinning, wakeup and throughput on
+# chains/tactile-fwd.yaml. Each keeps its own
 # report; bench/vm-links.sh and calvin bench pinning on
 # chains/tactile-fwd-vm.yaml run in VMs, on the guest images it builds
 # first (the cloud and the PREEMPT_RT kernel's: make vm-image). The run's
@@ -60,6 +61,9 @@ step sharing env BENCH_ROUNDS=$((3 * S)) BENCH_PROBES=$((2000 * S)) bench/sharin
 keep 'sharing-*.md' sharing
 step monitor env BENCH_ROUNDS=$((3 * S)) BENCH_PROBES=$((2000 * S)) bench/monitor.sh
 keep 'monitor-*.md' monitor
+# co-located user VNFs: taking turns (yield) against waking up (~2 min)
+step coloc env BENCH_SET=coloc BENCH_ROUNDS=$((4 * S)) BENCH_PROBES=$((2000 * S)) bench/sharing.sh
+keep 'coloc-*.md' coloc
 # VMs run emulated here (TCG): short runs of the links and of calvin bench
 # pinning on chains/tactile-fwd-vm.yaml, on the guest images (built, or
 # brought up to date with calvin's binaries: vm-images/Makefile), the

@@ -13,12 +13,18 @@
 # The wait mode is forced through a calvin-vnf wrapper beside a copy of
 # calvin (which runs the calvin-vnf beside itself), so the chains deploy
 # exactly as `calvin up` deploys them otherwise.
+# BENCH_SET=coloc (make bench-coloc) measures instead what the planner
+# chooses for a core the VNFs share with nothing else of calvin's, taking
+# turns polling and yielding the core on an empty poll (--wait yield, the
+# core's mode "shared" in calvin plan), against waking up, for tactile-crypt
+# and tactile-nc (issue 17), and writes coloc-DATE.md.
 # Writes bench/results/sharing-DATE.md and prints it. Needs root; hold the
 # machine's lock: flock /tmp/calvin-net.lock make bench-sharing
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=$PWD/build
-OUT=bench/results/sharing-$(date +%Y%m%d-%H%M%S).md
+SET=${BENCH_SET:-sharing}
+OUT=bench/results/$SET-$(date +%Y%m%d-%H%M%S).md
 COUNT=${BENCH_PROBES:-2000}
 ROUNDS=${BENCH_ROUNDS:-5}
 . bench/lib.sh
@@ -30,7 +36,7 @@ cp "$B/calvin" "$TMP/lib/calvin"
 printf '#!/bin/sh\nexec %s/calvin-vnf "$@" $CALVIN_BENCH_VNF_ARGS\n' "$B" >"$TMP/lib/calvin-vnf"
 chmod +x "$TMP/lib/calvin-vnf"
 
-# configurations: "chain label calvin-vnf-args"
+# configurations: "chain label calvin-vnf-args"; the ratios are against REF
 CONFIGS=(
 	"crypt busy --wait busy"
 	"crypt wakeup --wait wakeup"
@@ -39,6 +45,18 @@ CONFIGS=(
 	"fwd busy --wait busy"
 	"fwd wakeup --wait wakeup"
 )
+REF=busy
+TITLE="user VNFs sharing a core"
+if [ "$SET" = coloc ]; then
+	CONFIGS=(
+		"crypt wakeup --wait wakeup"
+		"crypt yield --wait yield"
+		"nc wakeup --wait wakeup"
+		"nc yield --wait yield"
+	)
+	REF=wakeup
+	TITLE="user VNFs co-located on a core, waking up against taking turns (yield)"
+fi
 
 # utime + stime of every calvin-vnf of a chain, in clock ticks
 vnf_ticks() { # CHAIN
@@ -120,7 +138,7 @@ ratio() { # A B; "-" when either is no number
 }
 
 {
-	echo "# calvin benchmark: user VNFs sharing a core, $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "# calvin benchmark: $TITLE, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
 	echo "Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r)."
 	echo "Load average at start: $LOAD0; at end: $(cut -d' ' -f1-3 /proc/loadavg) (a shared machine: read ratios and medians)."
@@ -130,7 +148,7 @@ ratio() { # A B; "-" when either is no number
 	echo "Placement as calvin plans it here: the user VNFs of crypt and nc both on"
 	echo "$($B/calvin plan chains/tactile-crypt.yaml | sed -n 's/^ *enc *user *//p') (allow-sharing), fwd-u alone on $($B/calvin plan chains/tactile-fwd.yaml | sed -n 's/^ *fwd-u *user *//p')."
 	echo
-	echo "| chain | VNFs wait | RTT p50 us | p99 us | p99.9 us | p99 of rounds us | lost | p99 / budget | p50, p99 vs busy | VNF CPU idle | VNF CPU probed | core $CORE busy probed |"
+	echo "| chain | VNFs wait | RTT p50 us | p99 us | p99.9 us | p99 of rounds us | lost | p99 / budget | p50, p99 vs $REF | VNF CPU idle | VNF CPU probed | core $CORE busy probed |"
 	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for c in "${CONFIGS[@]}"; do
 		set -- $c
@@ -139,7 +157,7 @@ ratio() { # A B; "-" when either is no number
 			continue
 		fi
 		read -r p50 p99 p999 n < <(rtt_pct "$TMP/$1-$2.raw" 0)
-		read -r b50 b99 _ _ < <(rtt_pct "$TMP/$1-busy.raw" 0)
+		read -r b50 b99 _ _ < <(rtt_pct "$TMP/$1-$REF.raw" 0 2>/dev/null)
 		read -r rmed rmax < <(rounds_p99 "$TMP/$1-$2.p99")
 		read -r idle probed core < <(cpu_pct "$TMP/$1-$2.cpu")
 		echo "| $1 | $2 | $p50 | $p99 | $p999 | $rmed, $rmax | $((ROUNDS * COUNT - n)) |" \
@@ -172,9 +190,17 @@ ratio() { # A B; "-" when either is no number
 	echo "VNFs, softirqs, and whatever else this shared machine runs there: above the VNFs'"
 	echo "own share it is other load, which shares the core by time slices with a busy-poller"
 	echo "and is preempted by a waking VNF, which runs at real-time priority)."
-	echo "Two user VNFs on dedicated cores need 3 CPUs (one for housekeeping): with $(nproc) CPUs"
-	echo "only fwd (one user VNF) runs on a core of its own; its busy row is calvin's default"
-	echo "there, its wakeup row what sleeping would cost a VNF that owns its core."
+	if [ "$SET" = coloc ]; then
+		echo "yield: what calvin plan chooses for a core its VNFs share with nothing else of"
+		echo "calvin's (\"shared\"): both poll at normal priority and hand the core to each other"
+		echo "on every empty poll, so the core is always busy; tasks that are not calvin's and"
+		echo "run there take time slices from them (pinned, not isolated: this shared machine's"
+		echo "other work shows in the tail). wakeup: what it chooses beside housekeeping."
+	else
+		echo "Two user VNFs on dedicated cores need 3 CPUs (one for housekeeping): with $(nproc) CPUs"
+		echo "only fwd (one user VNF) runs on a core of its own; its busy row is calvin's default"
+		echo "there, its wakeup row what sleeping would cost a VNF that owns its core."
+	fi
 } | tee "$OUT"
 echo "report: $OUT"
 bench_done "$OUT"

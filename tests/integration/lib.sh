@@ -240,3 +240,27 @@ check_hops() { # RAW WANT PATH
 	  print n " probes, all with " nhops " ordered hop records"
 	}' "$1"
 }
+
+# A flood through the encrypt and decrypt VNFs enc and dec of CHAIN
+# (sockperf throughput to its server, no replies, 3 s): neither may starve
+# the other on the core they share, so dec must open at least PCT% of what
+# enc sealed.
+flood_crypt_pair() { # CHAIN PCT
+	local server sealed opened
+	$CALVIN exec "$1" server -- sockperf server -i 10.70.0.2 -p 11111 >/dev/null 2>&1 &
+	server=$!
+	wait_listen "$1" server 11111
+	timeout 60 $CALVIN exec "$1" probe -- sockperf tp -i 10.70.0.2 -p 11111 -t 3 -m 64 \
+		>"$TMP/tp.log" 2>&1 || fail "sockperf tp failed: $(tail -3 "$TMP/tp.log")"
+	wait_stable now flood_counts "$1"
+	kill "$server"
+	read -r sealed opened <<<"$now"
+	echo "flood: $(grep -o 'Message Rate is [0-9]*' "$TMP/tp.log"); enc sealed $sealed, dec opened $opened"
+	[ "$sealed" -gt 10000 ] || fail "the flood did not get through the encryptor"
+	[ $((opened * 100)) -ge $((sealed * $2)) ] ||
+		fail "the decryptor starved: it opened $opened of $sealed"
+}
+
+flood_counts() { # CHAIN
+	echo "$(vnf_stat "$1" enc crypt_sealed) $(vnf_stat "$1" dec crypt_opened)"
+}

@@ -81,7 +81,7 @@ static const struct option vnf_options[] = {
 void vnf_usage(FILE *out)
 {
 	fprintf(out, "usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU|any"
-		     " [--wait busy|wakeup]"
+		     " [--wait busy|wakeup|yield]"
 		     " [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
 		     " [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
 		     " [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
@@ -92,8 +92,9 @@ void vnf_usage(FILE *out)
 		     "  encrypt, decrypt: --keys-fd FD (the traffic keys of its SAs, from calvin)"
 		     " [--cipher aes-256-gcm|chacha20-poly1305] [--spi 1] [--spi-rev SPI+1]"
 		     " [--direction both|fwd|rev] [--replay-window 1024]\n"
-		     "  --wait: busy-poll (default with --lcore CPU) or sleep in the kernel between"
-		     " frames (default with --lcore any)\n"
+		     "  --wait: busy-poll (default with --lcore CPU), sleep in the kernel between"
+		     " frames (default with --lcore any), or poll and yield the core to a"
+		     " neighbour whenever a poll finds nothing\n"
 		     "  --ring: descriptors per rx and tx queue (a power of two, 64..4096);"
 		     " --busy-budget: af_xdp's preferred busy polling, frames per busy poll"
 		     " (0: off; the PMD's own default is 64)\n");
@@ -324,7 +325,7 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 		return parse_ready_fd(arg, &cfg->ready_fd);
 	case OPT_WAIT:
 		if (calvin_wait_parse(arg, &cfg->wait))
-			return bad_arg("wait", arg, "expected busy or wakeup");
+			return bad_arg("wait", arg, "expected busy, wakeup or yield");
 		return 0;
 	case OPT_LOCK_MEMORY:
 		cfg->lock_memory = true;

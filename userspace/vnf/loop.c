@@ -3,18 +3,23 @@
  * received burst to the transform, without pause on a core of its own,
  * sleeping in the kernel between frames on a shared one (--wait, wait.c).
  * Nothing here logs or allocates. */
+#include <errno.h>
 #include <sched.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
 
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 
 #include "vnf.h"
 
-/* Turns in a row with frames after which a waking VNF lets a neighbour of
- * its priority run: under a flood through two VNFs on one core, the second
- * got 45 to 57% of what the first sent without it, 93 to 100% yielding
- * every 64 turns, 100% every 8 (busy-polling at normal priority: 45 to 53%). */
+/* Turns in a row with frames after which a waking or yielding VNF lets a
+ * neighbour of its priority run: under a flood through two VNFs on one
+ * core, the second got 45 to 57% of what the first sent without it, 93 to
+ * 100% yielding every 64 turns, 100% every 8 (busy-polling at normal
+ * priority: 45 to 53%). */
 #define VNF_WAIT_YIELD_TURNS 8
 
 volatile sig_atomic_t vnf_quit;
@@ -127,6 +132,36 @@ static void loop_wakeup(const struct poller *p, struct vnf_wait *w)
 	}
 }
 
+/* Nice value of a yielding VNF's polling thread: another task on its core
+ * gets about 1% of it instead of an equal share, and so delays frames
+ * about as rarely. Not real-time priority: a real-time thread that never
+ * sleeps starves the core's per-CPU kernel workers and any normal task
+ * (measured: the second VNF of tactile-crypt on the core never got ready). */
+#define VNF_YIELD_NICE (-20)
+
+/* A core shared with other VNFs and nothing else: poll, and on an empty
+ * poll hand the core to a neighbour (sched_yield() returns at once when
+ * none waits). Neighbours take turns a poll at a time, not a scheduler
+ * slice or a wake-up at a time: no frame waits for the kernel to wake
+ * its VNF. The core is always busy. Under a flood a poll is never empty,
+ * so it also yields every few turns with frames: yielding only when idle,
+ * the decryptor of tactile-crypt opened 22% of what the encryptor sealed. */
+static void loop_yield(const struct poller *p)
+{
+	unsigned int busy = 0;
+
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), VNF_YIELD_NICE))
+		vnf_err("warning: cannot raise the polling thread's priority (nice %d): %s; other"
+			" tasks on this core will take equal time slices from it",
+			VNF_YIELD_NICE, strerror(errno));
+	while (!vnf_quit) {
+		if (turn(p) && ++busy < VNF_WAIT_YIELD_TURNS)
+			continue;
+		busy = 0;
+		sched_yield();
+	}
+}
+
 int vnf_loop(void *arg)
 {
 	struct vnf *vnf = arg;
@@ -145,6 +180,10 @@ int vnf_loop(void *arg)
 		p.port_id[side] = vnf->port[side].port_id;
 	if (vnf->cfg.wait == CALVIN_WAIT_BUSY) {
 		loop_busy(&p);
+		return 0;
+	}
+	if (vnf->cfg.wait == CALVIN_WAIT_YIELD) {
+		loop_yield(&p);
 		return 0;
 	}
 	vnf_wait_init(&w, vnf);

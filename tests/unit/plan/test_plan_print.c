@@ -43,6 +43,12 @@ static void assert_has(const char *want)
 		fail_msg("missing \"%s\" in:\n%s", want, out);
 }
 
+static void assert_lacks(const char *unwanted)
+{
+	if (strstr(out, unwanted))
+		fail_msg("unexpected \"%s\" in:\n%s", unwanted, out);
+}
+
 /* 8 CPUs, isolcpus=2, SMT pairs, another chain on CPU 6. */
 static void host_8(void)
 {
@@ -65,6 +71,8 @@ static void test_text(void **unused)
 	assert_has("  v2               user   cpu 7, owns it, not isolated, wait busy\n"
 		   "                          degraded from isolated to dedicated: no isolated "
 		   "core left (isolated: 2)\n");
+	assert_has("cores:\n  cpu 2 (v0): busy: one VNF owns it and polls without pause\n"
+		   "  cpu 7 (v2): busy: ");
 	assert_has("housekeeping (probe, controller, emulator threads): cpu 0-1,3-4; IRQs stay "
 		   "where they are (only isolation at run time moves them)\n");
 	assert_has("  online 0-7, isolcpus 2, isolated partitions none, nohz_full none\n");
@@ -85,7 +93,10 @@ static void test_text_sharing(void **unused)
 	chain(3, 0x7, CALVIN_PLACE_PINNED);
 	show(calvin_plan_print_text);
 	assert_has("  v0               user   cpu 1, shares it with VNFs v1, v2, not isolated, "
-		   "wait wakeup\n");
+		   "wait yield\n");
+	/* the planner's choice per core, and why */
+	assert_has("cores:\n  cpu 1 (v0, v1, v2): shared: VNFs and nothing else of calvin's; they "
+		   "take turns polling, each yielding the core on an empty poll\n");
 	fake_free(&h);
 	fake_host(&h, 1);
 	chain(1, 0x1, CALVIN_PLACE_PINNED);
@@ -96,9 +107,12 @@ static void test_text_sharing(void **unused)
 	show(calvin_plan_print_text);
 	assert_has("  v1               user   cpu 0, shares it with housekeeping and VNF v0, not "
 		   "isolated, wait wakeup\n");
+	assert_has("cores:\n  cpu 0 (v0, v1): wake-up: the VNFs share it with other work "
+		   "(housekeeping), so they sleep until a frame wakes them\n");
 	chain(1, 0x1, CALVIN_PLACE_SHARED);
 	show(calvin_plan_print_text);
 	assert_has("  v0               user   not pinned (placement shared), wait wakeup\n");
+	assert_lacks("cores:");
 	assert_has("cpu 0 (nothing is pinned: placement shared); IRQs stay where");
 }
 

@@ -111,10 +111,13 @@ int calvin_ready_parse(const char *line, int pmd[CALVIN_READY_SIDES]);
 enum calvin_wait {
 	CALVIN_WAIT_BUSY,   /* poll the rings without pause: a core of its own */
 	CALVIN_WAIT_WAKEUP, /* sleep in the kernel until a frame or a deadline */
+	/* poll, and give the core to a neighbour on every empty poll
+	 * (sched_yield): VNFs that share a core with nothing but each other */
+	CALVIN_WAIT_YIELD,
 };
 
 const char *calvin_wait_name(enum calvin_wait w);
-/* "busy" or "wakeup"; 0 or -EINVAL. */
+/* "busy", "wakeup" or "yield"; 0 or -EINVAL. */
 int calvin_wait_parse(const char *s, enum calvin_wait *w);
 
 /* The controller's rule until the planner decides it: a VNF busy-polls

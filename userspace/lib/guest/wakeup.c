@@ -6,13 +6,16 @@
 #include "guest/guest.h"
 
 static const char *const wait_names[] = {
-    [CALVIN_WAIT_BUSY] = "busy",
-    [CALVIN_WAIT_WAKEUP] = "wakeup",
+	[CALVIN_WAIT_BUSY] = "busy",
+	[CALVIN_WAIT_WAKEUP] = "wakeup",
+	[CALVIN_WAIT_YIELD] = "yield",
 };
 
 const char *calvin_wait_name(enum calvin_wait w)
 {
-	return w == CALVIN_WAIT_WAKEUP ? wait_names[w] : wait_names[CALVIN_WAIT_BUSY];
+	return (unsigned int)w < sizeof(wait_names) / sizeof(wait_names[0])
+		   ? wait_names[w]
+		   : wait_names[CALVIN_WAIT_BUSY];
 }
 
 int calvin_wait_parse(const char *s, enum calvin_wait *w)

@@ -205,6 +205,16 @@ static enum calvin_grant asked_of(enum calvin_placement p)
 	return p == CALVIN_PLACE_PINNED ? CALVIN_GRANT_DEDICATED : CALVIN_GRANT_SHARED;
 }
 
+/* How a placed user VNF waits, from what shares its core (plan.h). */
+static enum calvin_plan_wait wait_of(const struct calvin_vnf_place *v)
+{
+	if (v->owns)
+		return CALVIN_PLAN_WAIT_BUSY;
+	if (v->granted == CALVIN_GRANT_SHARED_CORE)
+		return CALVIN_PLAN_WAIT_YIELD;
+	return CALVIN_PLAN_WAIT_WAKEUP;
+}
+
 /* Housekeeping: every core it may use once the VNFs are placed. */
 static void finish(struct planner *pl)
 {
@@ -220,7 +230,7 @@ static void finish(struct planner *pl)
 		v = &p->vnf[i];
 		if (v->granted == CALVIN_GRANT_SOFTIRQ)
 			continue;
-		v->wait = v->owns ? CALVIN_PLAN_WAIT_BUSY : CALVIN_PLAN_WAIT_WAKEUP;
+		v->wait = wait_of(v);
 		p->nr_degraded += v->granted > v->asked;
 	}
 }

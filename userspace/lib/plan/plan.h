@@ -160,11 +160,16 @@ enum calvin_isolation {
 	CALVIN_ISOL_RUN_TIME, /* to be isolated by calvin (a cpuset partition) */
 };
 
-/* How a user VNF waits for packets: it busy-polls only a core it owns. */
+/* How a user VNF waits for packets, chosen per core: it busy-polls a core
+ * it owns ("busy"); VNFs that share a core with each other and nothing
+ * else take turns polling, each yielding on an empty poll ("shared");
+ * beside other work (housekeeping, or not pinned) they sleep in the kernel
+ * until a frame wakes them ("wake-up"), so that work keeps its share. */
 enum calvin_plan_wait {
 	CALVIN_PLAN_WAIT_NONE, /* kernel VNF */
 	CALVIN_PLAN_WAIT_BUSY,
 	CALVIN_PLAN_WAIT_WAKEUP, /* sleeps in the kernel until packets come */
+	CALVIN_PLAN_WAIT_YIELD,	 /* polls, yielding to its core's other VNFs when idle */
 };
 
 #define CALVIN_WHY_MAX 160

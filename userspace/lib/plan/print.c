@@ -144,6 +144,41 @@ static void print_host_text(FILE *f, const struct calvin_topology *t)
 		fprintf(f, "  could not read: %s\n", t->unread);
 }
 
+/* What a core's user VNFs do, and why: the plan's wait, per core. */
+static const char *const core_modes[] = {
+	[CALVIN_PLAN_WAIT_BUSY] = "busy: one VNF owns it and polls without pause",
+	[CALVIN_PLAN_WAIT_YIELD] = "shared: VNFs and nothing else of calvin's; they take turns"
+				   " polling, each yielding the core on an empty poll",
+	[CALVIN_PLAN_WAIT_WAKEUP] = "wake-up: the VNFs share it with other work (housekeeping),"
+				    " so they sleep until a frame wakes them",
+};
+
+/* "cpu 1 (enc, dec): shared: ..." for each core with a user VNF on it. */
+static void print_cores_text(FILE *f, const struct calvin_chain_spec *spec,
+			     const struct calvin_plan *p)
+{
+	const struct calvin_vnf_place *v;
+	unsigned int i, j;
+	const char *sep;
+
+	for (i = 0; i < p->nr_vnfs; i++) {
+		v = &p->vnf[i];
+		if (v->cpu < 0 || v->wait == CALVIN_PLAN_WAIT_NONE)
+			continue;
+		for (j = 0; j < i && p->vnf[j].cpu != v->cpu; j++)
+			;
+		if (j < i)
+			continue; /* shown with the first VNF on it */
+		fprintf(f, "  cpu %d (", v->cpu);
+		for (sep = "", j = i; j < p->nr_vnfs; j++)
+			if (p->vnf[j].cpu == v->cpu) {
+				fprintf(f, "%s%s", sep, spec->vnfs[j].name);
+				sep = ", ";
+			}
+		fprintf(f, "): %s\n", core_modes[v->wait]);
+	}
+}
+
 void calvin_plan_print_text(FILE *f, const struct calvin_chain_spec *spec,
 			    const struct calvin_topology *t, const struct calvin_plan *p)
 {
@@ -160,6 +195,10 @@ void calvin_plan_print_text(FILE *f, const struct calvin_chain_spec *spec,
 		print_vnf_text(f, spec, p, i);
 	fprintf(f, "  %-16s %-6s no core: the softirq of the CPU that delivers its packets (XDP)\n",
 		spec->server.name, "kernel");
+	if (p->policy != CALVIN_PLACE_SHARED) {
+		fprintf(f, "cores:\n");
+		print_cores_text(f, spec, p);
+	}
 	/* IRQs go to housekeeping only where up isolates cores at run time:
 	 * `calvin status` counts them there */
 	fprintf(f, "housekeeping (probe, controller, emulator threads%s): cpu %s%s%s\n",

@@ -18,9 +18,10 @@ static const char *const isolation_words[] = {
     [CALVIN_ISOL_RUN_TIME] = "run-time",
 };
 static const char *const wait_words[] = {
-    [CALVIN_PLAN_WAIT_NONE] = "none",
-    [CALVIN_PLAN_WAIT_BUSY] = "busy",
-    [CALVIN_PLAN_WAIT_WAKEUP] = "wakeup",
+	[CALVIN_PLAN_WAIT_NONE] = "none",
+	[CALVIN_PLAN_WAIT_BUSY] = "busy",
+	[CALVIN_PLAN_WAIT_WAKEUP] = "wakeup",
+	[CALVIN_PLAN_WAIT_YIELD] = "yield",
 };
 static const char *const hold_words[] = {
     [CALVIN_HOLD_OWNS] = "owns",
