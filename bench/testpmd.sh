@@ -6,7 +6,10 @@
 # or with Debian's dpdk-testpmd (mac forwarding, af_xdp, burst 1, the
 # PMD's defaults), on the same interfaces, peers and CPU: for testpmd the
 # chain is deployed as for calvin, calvin-vnf stopped and testpmd started
-# in its place, so nothing else differs. sockperf ping-pong (64-byte
+# in its place, so nothing else differs. Every configuration is deployed
+# with `up --no-supervise`: the supervisor would restart the calvin-vnf
+# testpmd replaces, on the same ports, and it is not what is measured.
+# sockperf ping-pong (64-byte
 # messages) measures the RTT; calvin's own probe (ping-pong, kernel
 # timestamps) too, which also says what the stamping of probes costs
 # (testpmd stamps nothing).
@@ -177,7 +180,7 @@ one() { # ROUND KEY KIND ARGS
 	[ "${key%-fifo}" != "$key" ] && spec=$TMP/spec-fifo.yaml prefix="chrt -f 50"
 	TPID=
 	if ! CALVIN_BENCH_VNF=$vnf CALVIN_BENCH_VNF_ARGS="$([ "$kind" = testpmd ] || echo "$args")" \
-		"$TMP/lib/calvin" up "$spec" >/dev/null 2>"$TMP/err"; then
+		"$TMP/lib/calvin" up --no-supervise "$spec" >/dev/null 2>"$TMP/err"; then
 		bench_failed "$key" "calvin up failed: $(tail -n 1 "$TMP/err")"
 		return
 	fi

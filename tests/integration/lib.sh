@@ -52,6 +52,7 @@ leftovers() { # CHAIN
 	ls -d "${CALVIN_RUN_DIR:-/run/calvin}/$c".* 2>/dev/null | sed 's/^/state /'
 	pgrep -af "calvin-vnf --chain $c " | sed 's/^/process /'
 	pgrep -af "calvin supervise $c\$" | sed 's/^/supervisor /'
+	pgrep -af "calvin monitor $c\$" | sed 's/^/monitor /'
 	true
 }
 

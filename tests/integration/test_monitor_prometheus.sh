@@ -5,7 +5,8 @@
 # of that window within one bucket's width (plus the 0.4% calvin's
 # histogram may move a value). The Grafana dashboard in doc/ is JSON and
 # names only metrics the endpoint exports; the supervisor's health is read
-# from supervisor.json (absent: calvin_supervisor_up 0).
+# from supervisor.json (absent: calvin_supervisor_up 0). The chain is up
+# --no-supervise: the monitor is this one, run by hand.
 . "$(dirname "$0")/lib.sh"
 require_root
 command -v prometheus >/dev/null || skip "prometheus is not installed (Debian package prometheus)"
@@ -26,8 +27,10 @@ free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-$CALVIN up "$SPEC" >"$TMP/up" 2>&1 || fail "up: $(cat "$TMP/up")"
-[ -e "$RUN/$C.d/supervisor.json" ] && SUPERVISED=1 || SUPERVISED=0
+# unsupervised: the monitor here is run by hand, and the supervisor's
+# health it exports is read from a supervisor.json the test writes
+# (test_monitor_supervised.sh reads a real supervisor's)
+$CALVIN up --no-supervise "$SPEC" >"$TMP/up" 2>&1 || fail "up: $(cat "$TMP/up")"
 
 # Prometheus first, ready and scraping, so it sees the endpoint from the
 # monitor's first window on
@@ -98,23 +101,21 @@ sys.exit(0 if abs(prom - own) <= width + 0.004 * own else 1)
 EOF
 
 # the dashboard: JSON, and every metric it names is one the endpoint serves
-if [ $SUPERVISED = 0 ]; then
-	curl -sf "$METRICS" | grep -qx "calvin_supervisor_up{chain=\"$C\"} 0" ||
-		fail "no supervisor.json, but calvin_supervisor_up is not 0"
-	# the supervisor's file, as sup writes it (shape in monitor/supervisor.c)
-	cat >"$RUN/$C.d/supervisor.json.tmp" <<EOF
+curl -sf "$METRICS" | grep -qx "calvin_supervisor_up{chain=\"$C\"} 0" ||
+	fail "no supervisor.json, but calvin_supervisor_up is not 0"
+# the supervisor's file, as sup writes it (shape in monitor/supervisor.c)
+cat >"$RUN/$C.d/supervisor.json.tmp" <<EOF
 {"pid": $$, "started": "$(date -u +%FT%TZ)", "heartbeat": "$(date -u +%FT%T.%NZ)",
  "vnfs": [{"name": "fwd-u", "state": "running", "restarts": 3, "last_exit": "signal 9",
  "uptime_s": 12.5, "pid": $$}]}
 EOF
-	mv "$RUN/$C.d/supervisor.json.tmp" "$RUN/$C.d/supervisor.json"
-	sup_read() { curl -sf "$METRICS" | grep -qx "calvin_vnf_restarts_total{chain=\"$C\",vnf=\"fwd-u\"} 3"; }
-	wait_until "the monitor reads supervisor.json" sup_read
-	curl -sf "$METRICS" | grep -qx "calvin_supervisor_up{chain=\"$C\"} 1" ||
-		fail "a fresh heartbeat of a live pid is not calvin_supervisor_up 1"
-	curl -sf "$METRICS" | grep -qx "calvin_vnf_state{chain=\"$C\",vnf=\"fwd-u\",state=\"running\"} 1" ||
-		fail "the VNF's state is not exported"
-fi
+mv "$RUN/$C.d/supervisor.json.tmp" "$RUN/$C.d/supervisor.json"
+sup_read() { curl -sf "$METRICS" | grep -qx "calvin_vnf_restarts_total{chain=\"$C\",vnf=\"fwd-u\"} 3"; }
+wait_until "the monitor reads supervisor.json" sup_read
+curl -sf "$METRICS" | grep -qx "calvin_supervisor_up{chain=\"$C\"} 1" ||
+	fail "a fresh heartbeat of a live pid is not calvin_supervisor_up 1"
+curl -sf "$METRICS" | grep -qx "calvin_vnf_state{chain=\"$C\",vnf=\"fwd-u\",state=\"running\"} 1" ||
+	fail "the VNF's state is not exported"
 curl -sf "$METRICS" >"$TMP/metrics"
 python3 - doc/grafana-calvin.json "$TMP/metrics" <<'EOF' || fail "the dashboard names a metric the endpoint does not export"
 import json, re, sys
@@ -142,9 +143,11 @@ rc=$?
 MON=
 [ $rc = 0 ] || fail "the monitor exited $rc on SIGTERM: $(cat "$TMP/err")"
 [ ! -e "$RUN/$C.d/monitor.json" ] || fail "monitor.json left behind"
-# up --monitor on the running chain: unchanged, and the wish is recorded
+# up --monitor on the running chain: unchanged, the wish recorded, and a
+# supervisor attached (up without --no-supervise) to run the monitor
 $CALVIN up --monitor "$SPEC" >"$TMP/up" 2>&1 || fail "up --monitor: $(cat "$TMP/up")"
 [ -e "$RUN/$C.d/monitor-wanted" ] || fail "up --monitor left no monitor-wanted"
+grep -q "a new supervisor watches it" "$TMP/up" || fail "up --monitor attached no supervisor: $(cat "$TMP/up")"
 $CALVIN down $C >/dev/null 2>&1 || fail "down failed"
 assert_clean $C
 echo ok

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* calvin up CHAIN.yaml [--admit] [--monitor]: deploy a chain (chain/up.c), or change
- * a deployed one in place (chain/update.c); with --admit, keep it only if
- * it meets its budget (chain/admit.c). */
+/* calvin up CHAIN.yaml [--admit] [--monitor] [--no-supervise]: deploy a
+ * chain (chain/up.c), or change a deployed one in place (chain/update.c);
+ * with --admit, keep it only if it meets its budget (chain/admit.c). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,12 +12,14 @@
 #include "jout.h"
 #include "monitor/monitor.h"
 #include "state.h"
+#include "supervise/supervise.h"
 #include "util.h"
 #include "util/util.h"
 
 const struct option up_options[] = {
 	{ "admit", no_argument, NULL, 'A' },
 	{ "monitor", no_argument, NULL, 'M' },
+	{ "no-supervise", no_argument, NULL, 'S' },
 	{ "count", required_argument, NULL, 'c' },
 	{ "rate", required_argument, NULL, 'r' },
 	{ "ping-pong", no_argument, NULL, 'p' },
@@ -40,6 +42,10 @@ int up_option(int c, const char *arg)
 	}
 	if (c == 'M') {
 		up.monitor = true;
+		return 0;
+	}
+	if (c == 'S') {
+		supervise_off = true;
 		return 0;
 	}
 	return probe_args_option(&up.probe, c, arg);

@@ -50,7 +50,8 @@ static const struct calvin_cmd cmds[] = {
 	  .run = cmd_up,
 	  .min_args = 1,
 	  .max_args = 1,
-	  .synopsis = "CHAIN.yaml [--admit] [--monitor] [-c N] [-r RATE] [-p] [-s BYTES]",
+	  .synopsis = "CHAIN.yaml [--admit] [--monitor] [--no-supervise] [-c N] [-r RATE] [-p] "
+		      "[-s BYTES]",
 	  .summary = "deploy (--admit: only if it meets its budget)",
 	  .usage =
 	      "Deploy a chain: its nodes, links, kernel and user VNFs, and server. Everything\n"
@@ -65,6 +66,9 @@ static const struct calvin_cmd cmds[] = {
 	      "                    the p99, take the chain down and exit 3\n"
 	      "      --monitor     have the supervisor run 'calvin monitor' for the chain,\n"
 	      "                    as a monitor section in its file would\n"
+	      "      --no-supervise  start no supervisor (nor monitor): a VNF that dies stays\n"
+	      "                    dead; on a deployed chain, stop its supervisor. A later\n"
+	      "                    'up' without it attaches one\n"
 	      "  -c, --count N     admission probes to send\n"
 	      "  -r, --rate RATE   admission probes per second\n"
 	      "  -p, --ping-pong   send each admission probe when the one before came back\n"

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -282,14 +283,39 @@ static int monitor_setup(struct monitor *mon, const struct cmd_args *a)
 	return 0;
 }
 
+/* One monitor per chain (the supervisor's, or one run by hand): a second
+ * would overwrite monitor.json and probe the chain twice. The lock goes
+ * with the process, however it ends. The descriptor, or -1 after one line. */
+static int monitor_lock(const char *chain)
+{
+	char path[PATH_MAX];
+	int fd, err;
+
+	err = mon_chain_dir_file(path, sizeof(path), chain, MONITOR_LOCK_FILE);
+	fd = err ? err : open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		calvin_err("cannot lock the monitor of chain '%s': %s", chain,
+			   strerror(err ? -err : errno));
+		return -1;
+	}
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	calvin_err("chain '%s' has a monitor already (calvin status %s shows it); stop it first",
+		   chain, chain);
+	close(fd);
+	return -1;
+}
+
 int cmd_monitor(const struct cmd_args *a)
 {
 	struct monitor *mon = calloc(1, sizeof(*mon));
-	int rc;
+	int rc, lock = -1;
 
 	if (!mon)
 		return CALVIN_EXIT_FAIL;
 	rc = monitor_setup(mon, a);
+	if (!rc && (lock = monitor_lock(mon->spec.name)) < 0)
+		rc = CALVIN_EXIT_FAIL;
 	if (rc)
 		goto out;
 	jw_str(jout(), "chain", mon->spec.name);
@@ -304,6 +330,7 @@ int cmd_monitor(const struct cmd_args *a)
 	jw_u64(jout(), "windows", mon->m.windows);
 	jw_u64(jout(), "breaches", mon->m.breaches);
 	mon_metrics_free(&mon->m);
+	close(lock);
 out:
 	free(mon);
 	return rc;

@@ -22,6 +22,8 @@
 /* What the running monitor says about itself, in RUN_DIR/CHAIN.d:
  * {"pid", "listen", "started", "windows", "breaches", "last_window"}. */
 #define MONITOR_STATE_FILE "monitor.json"
+/* flock()ed by the chain's one monitor while it runs. */
+#define MONITOR_LOCK_FILE "monitor.lock"
 
 /* Should the supervisor run a monitor for this deployed chain: a monitor
  * section in its file, or `up --monitor`? */

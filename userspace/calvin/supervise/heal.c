@@ -27,6 +27,29 @@ uint64_t sup_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* The restart rule, the VNFs' and the monitor's: the first start at once,
+ * then backoff; worn out after SUP_TRIES starts within SUP_WINDOW_S. */
+uint64_t sup_backoff_ms(const struct sup_vnf *v, uint64_t now)
+{
+	unsigned int n = 0, i;
+	uint64_t ms = SUP_BACKOFF_MIN_MS;
+
+	for (i = 0; i < v->nr_tries && i < SUP_TRIES; i++)
+		n += now - v->tries[i] < SUP_WINDOW_S * 1000ULL;
+	if (!n)
+		return 0;
+	while (--n && ms < SUP_BACKOFF_MAX_MS)
+		ms *= 2;
+	return ms < SUP_BACKOFF_MAX_MS ? ms : SUP_BACKOFF_MAX_MS;
+}
+
+/* Has k been started SUP_TRIES times within the window? */
+bool sup_worn_out(const struct sup_vnf *v, uint64_t now)
+{
+	return v->nr_tries >= SUP_TRIES &&
+	       now - v->tries[v->nr_tries % SUP_TRIES] < SUP_WINDOW_S * 1000ULL;
+}
+
 static int read_line(const char *chain, const char *name, char *out, size_t len)
 {
 	char path[PATH_MAX];
@@ -171,6 +194,7 @@ int sup_load(struct sup *s, const char *chain)
 	if (!read_line(chain, ".d/" SUPERVISOR_EPOCHS, line, sizeof(line)))
 		s->epoch = (uint32_t)strtoul(line, NULL, 10);
 	clock_gettime(CLOCK_REALTIME, &s->started);
+	s->mon.pidfd = -1;
 	if (attach_vnfs(s)) {
 		calvin_err("chain '%s': cannot read its journal", chain);
 		return CALVIN_EXIT_FAIL;

@@ -8,10 +8,12 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "events/events.h"
+#include "monitor/monitor.h"
 #include "sup.h"
 #include "util.h"
 
@@ -44,7 +46,9 @@ static struct json_object *vnf_json(const struct sup *s, const struct sup_vnf *v
 	struct json_object *o = json_object_new_object();
 	bool running = v->state == SUP_RUNNING || v->state == SUP_STALLED;
 
-	json_object_object_add(o, "name", json_object_new_string(s->spec.vnfs[v->idx].name));
+	if (v != &s->mon)
+		json_object_object_add(o, "name",
+				       json_object_new_string(s->spec.vnfs[v->idx].name));
 	json_object_object_add(o, "state", json_object_new_string(sup_state_name(v->state)));
 	json_object_object_add(o, "restarts", json_object_new_int((int)v->restarts));
 	json_object_object_add(o, "last_exit",
@@ -52,6 +56,18 @@ static struct json_object *vnf_json(const struct sup *s, const struct sup_vnf *v
 	json_object_object_add(
 	    o, "uptime_s", json_object_new_int64(running ? (int64_t)(now - v->up_ms) / 1000 : 0));
 	json_object_object_add(o, "pid", running ? json_object_new_int(v->pid) : NULL);
+	return o;
+}
+
+/* The monitor the supervisor runs, or null when the chain wants none. */
+static struct json_object *monitor_json(const struct sup *s, uint64_t now)
+{
+	struct json_object *o;
+
+	if (!s->mon.nr_tries)
+		return NULL;
+	o = vnf_json(s, &s->mon, now);
+	json_object_object_del(o, "name");
 	return o;
 }
 
@@ -73,6 +89,7 @@ void sup_report_write(const struct sup *s)
 	for (k = 0; k < s->nr; k++)
 		json_object_array_add(vnfs, vnf_json(s, &s->v[k], now));
 	json_object_object_add(o, "vnfs", vnfs);
+	json_object_object_add(o, "monitor", monitor_json(s, now));
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	if (state_file(path, sizeof(path), s->spec.name, ".d/" SUPERVISOR_JSON))
 		goto out;
@@ -145,21 +162,67 @@ static void print_events(struct json_object *ev)
 	}
 }
 
+/* Does a monitor hold the chain's monitor lock right now? */
+static bool monitor_runs(const char *chain)
+{
+	char path[PATH_MAX];
+	bool held = false;
+	int fd;
+
+	if (state_file(path, sizeof(path), chain, ".d/" MONITOR_LOCK_FILE))
+		return false;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		held = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+		close(fd);
+	}
+	return held;
+}
+
+/* The running monitor's own report (monitor.json): under -j as the
+ * member "monitor", else one line. */
+static void monitor_status(const char *chain, struct json_object *o)
+{
+	struct json_object *m = NULL, *w = NULL;
+	char path[PATH_MAX];
+
+	if (monitor_runs(chain) && !state_file(path, sizeof(path), chain, ".d/" MONITOR_STATE_FILE))
+		m = json_object_from_file(path);
+	if (o) { /* only when one runs: a chain's members stay as they were */
+		if (m)
+			json_object_object_add(o, "monitor", m);
+		return;
+	}
+	if (m && json_object_object_get_ex(m, "window_s", &w))
+		printf("  monitor pid %lld: metrics on http://%s/metrics, %lld windows of %g s, "
+		       "%lld breaches\n",
+		       int_of(m, "pid"), str_of(m, "listen", "?"), int_of(m, "windows"),
+		       json_object_get_double(w), int_of(m, "breaches"));
+	json_object_put(m);
+}
+
 void supervise_status(const char *chain, struct json_object *o)
 {
 	struct json_object *rep = NULL, *ev = events_tail(chain, STATUS_EVENTS), *sup;
-	char path[PATH_MAX], why[96] = "";
+	char path[PATH_MAX], why[128] = "";
 	struct chain_state st;
 	long long age = -1;
+	bool off = false;
 	pid_t pid = 0;
 
-	if (!state_peek(&st, chain))
+	if (!state_peek(&st, chain)) {
 		pid = supervise_running(&st);
+		off = supervise_unwanted(&st);
+	}
 	if (pid && !state_file(path, sizeof(path), chain, ".d/" SUPERVISOR_JSON))
 		rep = json_object_from_file(path);
 	if (rep)
 		age = age_s(str_of(rep, "heartbeat", NULL));
-	if (!pid)
+	if (off)
+		snprintf(why, sizeof(why),
+			 "unsupervised: brought up with --no-supervise; 'calvin up' of the same "
+			 "file without it attaches a supervisor");
+	else if (!pid)
 		snprintf(why, sizeof(why),
 			 "unsupervised: no supervisor runs; 'calvin up' of "
 			 "the same file attaches one");
@@ -172,6 +235,7 @@ void supervise_status(const char *chain, struct json_object *o)
 		if (why[0])
 			json_object_object_add(sup, "why", json_object_new_string(why));
 		json_object_object_add(o, "supervisor", sup);
+		monitor_status(chain, o);
 		json_object_object_add(o, "events", ev);
 		json_object_put(rep);
 		return;
@@ -182,6 +246,7 @@ void supervise_status(const char *chain, struct json_object *o)
 		printf("  supervisor pid %d, heartbeat %lld s ago\n", (int)pid, age);
 	if (rep && pid)
 		print_vnfs(rep);
+	monitor_status(chain, NULL);
 	print_events(ev);
 	json_object_put(rep);
 	json_object_put(ev);

@@ -78,12 +78,19 @@ static void supervisor_child(struct chain_state *s, int go, int keys, const char
 	_exit(127);
 }
 
+bool supervise_off;
+
 int supervise_start(struct chain_state *s, const struct calvin_keyring *keys)
 {
 	char log[PATH_MAX];
 	int go[2], kfd, err;
 	pid_t pid;
 
+	/* journalled as unsupervised: a supervisor of PID 0, its "start" the
+	 * journal's length, so a later mark is not taken for an earlier one
+	 * (the journal holds an entry once) */
+	if (supervise_off)
+		return state_add(s, ST_SUPERVISOR, s->chain, NULL, 0, s->nr);
 	err = state_file(log, sizeof(log), s->chain, ".d/" SUPERVISOR_LOG);
 	if (err)
 		return err;
@@ -132,8 +139,20 @@ int supervise_attach(const struct calvin_chain_spec *spec, const struct calvin_k
 	st = malloc(sizeof(*st));
 	if (!st)
 		return CALVIN_EXIT_FAIL;
-	err = state_open(st, spec->name);
-	if (!err && !supervise_running(st)) {
+	err = supervise_off ? state_peek(st, spec->name) : 0;
+	if (!err && supervise_off && supervise_running(st)) {
+		/* unlocked: the supervisor may be journalling a restart */
+		supervise_stop(st);
+		if (!calvin_json)
+			printf("chain %s: its supervisor is stopped\n", spec->name);
+		jw_bool(jout(), "supervisor_stopped", true);
+	}
+	if (!err)
+		err = state_open(st, spec->name);
+	if (!err && supervise_off) {
+		if (!supervise_unwanted(st))
+			err = supervise_start(st, keys);
+	} else if (!err && !supervise_running(st)) {
 		/* the data path is left alone: the VNFs keep running */
 		err = supervise_start(st, keys);
 		if (!err && !calvin_json)
@@ -143,6 +162,16 @@ int supervise_attach(const struct calvin_chain_spec *spec, const struct calvin_k
 	state_close(st, false);
 	free(st);
 	return err ? CALVIN_EXIT_FAIL : 0;
+}
+
+bool supervise_unwanted(const struct chain_state *s)
+{
+	unsigned int i;
+
+	for (i = s->nr; i-- > 0;)
+		if (s->e[i].kind == ST_SUPERVISOR)
+			return !s->e[i].pid;
+	return false;
 }
 
 pid_t supervise_running(const struct chain_state *s)

@@ -49,6 +49,7 @@ struct sup {
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 	unsigned int nr;
 	struct sup_vnf v[CALVIN_MAX_VNFS];
+	struct sup_vnf mon; /* the chain's monitor (monitor.c); idx unused */
 	uint32_t epoch; /* the last epoch any pair of the chain used */
 	struct timespec started;
 	unsigned long long oom_kills; /* the host's count when last read */
@@ -70,8 +71,19 @@ int sup_epoch_next(struct sup *s, uint32_t *epoch);
 int sup_exits_open(void);
 void sup_exits_drain(struct sup *s);
 
+/* The restart rule (heal.c), the VNFs' and the monitor's: the wait
+ * before the next start, and whether v was started SUP_TRIES times within
+ * SUP_WINDOW_S. */
+uint64_t sup_backoff_ms(const struct sup_vnf *v, uint64_t now);
+bool sup_worn_out(const struct sup_vnf *v, uint64_t now);
+
 /* watch.c: the loop */
 int sup_watch(struct sup *s);
+
+/* monitor.c: the chain's monitor, a child watched like a VNF */
+void sup_monitor_tend(struct sup *s);
+void sup_monitor_exited(struct sup *s);
+void sup_monitor_stop(struct sup *s);
 
 /* report.c */
 const char *sup_state_name(enum sup_state st);

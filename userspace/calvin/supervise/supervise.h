@@ -32,6 +32,10 @@ struct json_object;
 #define SUPERVISOR_KEYS_ENV "CALVIN_SUPERVISE_KEYS_FD"
 
 /* start.c */
+/* `up --no-supervise`: the chain is journalled as unsupervised (a
+ * supervisor entry of PID 0) and none is started; on a deployed chain, its
+ * supervisor is stopped. A later `up` without it attaches one. */
+extern bool supervise_off;
 /* Start the supervisor of the chain s journals (held open and locked by
  * the caller): journalled (ST_SUPERVISOR) before it runs anything,
  * detached (a session of its own, output to CHAIN.d/supervisor.log), keys
@@ -40,6 +44,8 @@ int supervise_start(struct chain_state *s, const struct calvin_keyring *keys);
 /* `up` of a deployed chain: a new supervisor if none runs (the one `up`
  * started was killed), the data path untouched. An exit code. */
 int supervise_attach(const struct calvin_chain_spec *spec, const struct calvin_keyring *keys);
+/* Was the chain deployed (or last brought up) with --no-supervise? */
+bool supervise_unwanted(const struct chain_state *s);
 /* The running supervisor of a journal: its PID, or 0 when it has none. */
 pid_t supervise_running(const struct chain_state *s);
 /* Stop every supervisor a journal names (SIGTERM, then SIGKILL), and wait

@@ -5,6 +5,7 @@
  * (SIGSTOP) is stalled, never killed. Every change is an event. */
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -111,37 +112,16 @@ static void stop_partner(struct sup *s, unsigned int k)
 	event(s, "vnf-exited", k, "cause", p->last_exit);
 }
 
-static uint64_t backoff_ms(const struct sup_vnf *v, uint64_t now)
-{
-	unsigned int n = 0, i;
-	uint64_t ms = SUP_BACKOFF_MIN_MS;
-
-	for (i = 0; i < v->nr_tries && i < SUP_TRIES; i++)
-		n += now - v->tries[i] < SUP_WINDOW_S * 1000ULL;
-	if (!n)
-		return 0;
-	while (--n && ms < SUP_BACKOFF_MAX_MS)
-		ms *= 2;
-	return ms < SUP_BACKOFF_MAX_MS ? ms : SUP_BACKOFF_MAX_MS;
-}
-
 static void on_exit_of(struct sup *s, unsigned int k)
 {
 	struct sup_vnf *v = &s->v[k];
 
 	exit_cause(s, v);
 	gone(v);
-	v->due_ms = v->down_ms + backoff_ms(v, v->down_ms);
+	v->due_ms = v->down_ms + sup_backoff_ms(v, v->down_ms);
 	event(s, "vnf-exited", k, "cause", v->last_exit);
 	if (v->partner >= 0 && s->v[v->partner].state != SUP_FAILED)
 		stop_partner(s, (unsigned int)v->partner);
-}
-
-/* Has k been started SUP_TRIES times within the window? */
-static bool worn_out(const struct sup_vnf *v, uint64_t now)
-{
-	return v->nr_tries >= SUP_TRIES &&
-	       now - v->tries[v->nr_tries % SUP_TRIES] < SUP_WINDOW_S * 1000ULL;
 }
 
 static void give_up(struct sup *s, unsigned int k)
@@ -184,7 +164,7 @@ static void heal(struct sup *s, unsigned int k)
 	if (n == 2 && ks[1] < ks[0]) /* in chain order, as up starts them */
 		ks[0] = ks[1], ks[1] = k;
 	for (i = 0; i < n; i++)
-		if (worn_out(&s->v[ks[i]], now)) {
+		if (sup_worn_out(&s->v[ks[i]], now)) {
 			give_up(s, ks[0]);
 			if (n == 2)
 				give_up(s, ks[1]);
@@ -204,7 +184,7 @@ static void heal(struct sup *s, unsigned int k)
 			/* the one that started goes again: a pair starts whole */
 			if (v->pidfd >= 0 && !calvin_quit)
 				stop_partner(s, ks[i]);
-			v->due_ms = sup_now_ms() + backoff_ms(v, sup_now_ms());
+			v->due_ms = sup_now_ms() + sup_backoff_ms(v, sup_now_ms());
 			continue;
 		}
 		v->state = SUP_RUNNING;
@@ -265,14 +245,17 @@ static int next_wait(const struct sup *s, uint64_t tick)
 	for (k = 0; k < s->nr; k++)
 		if (s->v[k].state == SUP_RESTARTING && s->v[k].due_ms < due)
 			due = s->v[k].due_ms;
+	if (s->mon.state == SUP_RESTARTING && s->mon.due_ms < due)
+		due = s->mon.due_ms;
 	return due > now ? (int)(due - now) : 0;
 }
 
 int sup_watch(struct sup *s)
 {
-	struct pollfd pfd[CALVIN_MAX_VNFS];
-	unsigned int who[CALVIN_MAX_VNFS], n, k, i;
+	struct pollfd pfd[CALVIN_MAX_VNFS + 1];
+	unsigned int who[CALVIN_MAX_VNFS + 1], n, k, i;
 	uint64_t tick = 0;
+	int err;
 
 	s->oom_kills = oom_kills();
 	while (!calvin_quit) {
@@ -287,16 +270,26 @@ int sup_watch(struct sup *s)
 				pfd[n] = (struct pollfd){ .fd = s->v[k].pidfd, .events = POLLIN };
 				who[n++] = k;
 			}
+		if (s->mon.pidfd >= 0) {
+			pfd[n] = (struct pollfd){ .fd = s->mon.pidfd, .events = POLLIN };
+			who[n++] = UINT_MAX;
+		}
 		if (poll(pfd, n, next_wait(s, tick)) < 0 && errno != EINTR)
-			return -errno;
+			break;
 		for (i = 0; i < n && !calvin_quit; i++)
-			if (pfd[i].revents && s->v[who[i]].pidfd == pfd[i].fd)
+			if (pfd[i].revents && who[i] == UINT_MAX && s->mon.pidfd == pfd[i].fd)
+				sup_monitor_exited(s);
+			else if (pfd[i].revents && who[i] != UINT_MAX &&
+				 s->v[who[i]].pidfd == pfd[i].fd)
 				on_exit_of(s, who[i]);
 		for (k = 0; k < s->nr && !calvin_quit; k++)
 			if (s->v[k].state == SUP_RESTARTING && s->v[k].due_ms <= sup_now_ms()) {
 				heal(s, k);
 				sup_report_write(s);
 			}
+		sup_monitor_tend(s);
 	}
-	return 0;
+	err = calvin_quit ? 0 : -errno;
+	sup_monitor_stop(s);
+	return err;
 }
