@@ -38,7 +38,7 @@ while read -r line; do
 	for form in "$line" "$(echo "$line" | sed 's/^\(calvin [a-z]*\) \([A-Z.]*\) \(\[.*\]\)$/\1 \3 \2/')"; do
 		args=$(echo "$form" | sed -e 's/^calvin //' -e 's/\[-c N\]/-c 10/; s/\[-r RATE\]/-r 100/' \
 			-e 's/\[-p\]/-p/; s/\[-s BYTES\]/-s 256/; s/\[--check\]/--check/; s/\[--admit\]/--admit/' \
-			-e 's/\[--monitor\]/--monitor/; s/\[--listen ADDR:PORT\]/--listen 127.0.0.1:0/' \
+			-e 's/\[--monitor\]/--monitor/; s/\[--no-supervise\]/--no-supervise/; s/\[--listen ADDR:PORT\]/--listen 127.0.0.1:0/' \
 			-e 's/\[--allow-remote\]/--allow-remote/; s/\[--rate N\]/--rate 10/; s/\[--window S\]/--window 10/' \
 			-e "s|\\[--raw FILE\\]|--raw $TMP/raw|; s|\\[-o DIR\\]|-o $TMP/o|; s|CHAIN.yaml|chains/tactile-fwd.yaml|" \
 			-e 's/\[-n ROUNDS\]/-n 1/; s/\[-t SECONDS\]/-t 1/; s/^bench MODE/bench pinning/' \
