@@ -201,6 +201,19 @@ static void monitor_status(const char *chain, struct json_object *o)
 	json_object_put(m);
 }
 
+/* Seconds since pid started (from its start time in clock ticks since
+ * boot); -1 if unknown. */
+static long long proc_age_s(pid_t pid)
+{
+	unsigned long long start = proc_start_time(pid);
+	struct timespec now;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (!start || hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &now))
+		return -1;
+	return (long long)now.tv_sec - (long long)(start / (unsigned long long)hz);
+}
+
 void supervise_status(const char *chain, struct json_object *o)
 {
 	struct json_object *rep = NULL, *ev = events_tail(chain, STATUS_EVENTS), *sup;
@@ -226,6 +239,9 @@ void supervise_status(const char *chain, struct json_object *o)
 		snprintf(why, sizeof(why),
 			 "unsupervised: no supervisor runs; 'calvin up' of "
 			 "the same file attaches one");
+	else if (!rep && proc_age_s(pid) >= 0 && proc_age_s(pid) <= HEARTBEAT_STALE_S)
+		/* between up's last step and the supervisor's first report */
+		snprintf(why, sizeof(why), "supervisor %d starting: no report yet", (int)pid);
 	else if (age < 0 || age > HEARTBEAT_STALE_S)
 		snprintf(why, sizeof(why), "supervisor %d not answering (heartbeat %lld s old)",
 			 (int)pid, age);
