@@ -16,7 +16,8 @@ DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tool
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libcmocka-dev \
 	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox stress-ng \
 	qemu-system-x86 busybox-static cpio zstd kmod \
-	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu
+	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu \
+	openvswitch-switch ovn-central ovn-host
 
 CC := gcc
 CLANG := clang
