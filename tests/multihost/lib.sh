@@ -1,15 +1,13 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # shellcheck shell=bash
-# Shared by the multi-host tests: skips, polling waits, the OVN and libvirt
-# checks, and the proof that sim.sh down left nothing. Sourced, not run.
-set -u
-cd "$(dirname "$0")/../.."
+# Shared by the multi-host tests: the OVN and libvirt checks, ports on the
+# simulated hosts, and the proof that sim.sh down left nothing. Built on
+# the integration tests' lib.sh (skip, fail, expect_bad, wait_until with
+# WAIT_DEADLINE, TMP). Sourced, not run.
+. "$(dirname "$0")/../integration/lib.sh"
 SIM="bash tests/multihost/sim.sh"
 SIM_DIR=${CALVIN_SIM_DIR:-/run/calvin-sim}
-TMP=$(mktemp -d /tmp/calvin-mh.XXXXXX)
 
-skip() { echo "$*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 require_sim() {
@@ -25,27 +23,6 @@ require_sim() {
 	[ -c /dev/net/tun ] || skip "no /dev/net/tun: Open vSwitch's userspace datapath needs tap devices"
 	ip netns add csim-probe.$$ 2>/dev/null || skip "cannot create network namespaces here"
 	ip netns del csim-probe.$$
-}
-
-# Bad input: exit status 2 and exactly one line on stderr, matching.
-expect_bad() { # WANT-REGEX CMD...
-	local want=$1 rc
-	shift
-	"$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	[ $rc -eq 2 ] || fail "'$*' exited $rc, want 2 (stderr: $(cat "$TMP/err"))"
-	[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "'$*' printed $(wc -l <"$TMP/err") lines: $(cat "$TMP/err")"
-	grep -Eq "$want" "$TMP/err" || fail "'$*' said '$(cat "$TMP/err")', want /$want/"
-	echo "ok: $(cat "$TMP/err")"
-}
-
-wait_until() { # SECONDS WHAT CMD...
-	local secs=$1 end=$(($(date +%s) + $1)) what=$2
-	shift 2
-	until "$@" >/dev/null 2>&1; do
-		[ "$(date +%s)" -lt $end ] || fail "timed out after $secs s waiting for $what"
-		sleep 0.2
-	done
 }
 
 sbctl() { ovn-sbctl --db="$CALVIN_SIM_SB" --timeout=10 "$@"; }
@@ -158,7 +135,7 @@ sim_leftovers() { # [INVENTORY]
 	done <"$1"
 }
 
-assert_clean() { # [INVENTORY]
+sim_assert_clean() { # [INVENTORY]
 	local left
 	left=$(sim_leftovers "$@")
 	[ -z "$left" ] || fail "left behind after down: $left"

@@ -39,7 +39,7 @@ for at in netns link mntns spawned-ovsdb-nb spawned-ovs-vswitchd spawned-libvirt
 	[ "$($SIM status)" != "sim: not up" ] || fail "crash at $at: no journal left"
 	sim_inventory >"$TMP/inv"
 	$SIM down >"$TMP/down.log" 2>&1 || fail "down after a crash at $at: $(cat "$TMP/down.log")"
-	assert_clean "$TMP/inv"
+	sim_assert_clean "$TMP/inv"
 	echo "ok: a crash of up at $at, then down: nothing left"
 done
 
@@ -61,11 +61,11 @@ echo "ok: up 2 in ${up_ms} ms (both chassis registered, both libvirtds answering
 # --- a logical switch across the hosts -----------------------------------------
 switch_up 1500
 t0=$(now_ms)
-wait_until 30 "$LS-a bound to chassis a" bound_to $LS-a "$CALVIN_SIM_CHASSIS_a"
-wait_until 30 "$LS-b bound to chassis b" bound_to $LS-b "$CALVIN_SIM_CHASSIS_b"
+wait_until "$LS-a bound to chassis a" bound_to $LS-a "$CALVIN_SIM_CHASSIS_a"
+wait_until "$LS-b bound to chassis b" bound_to $LS-b "$CALVIN_SIM_CHASSIS_b"
 bind_ms=$(($(now_ms) - t0))
 t0=$(now_ms)
-wait_until 30 "a first ping from a to b" in_vnf a ping -c 1 -W 1 $OVERLAY.2
+wait_until "a first ping from a to b" in_vnf a ping -c 1 -W 1 $OVERLAY.2
 first_ms=$(($(now_ms) - t0))
 echo "ok: both ports bound in ${bind_ms} ms; first ping through in ${first_ms} ms"
 
@@ -79,7 +79,7 @@ echo "ok: ping a -> b across hosts, 200 of 200: $rtt"
 # (the server is started as one exec chain, so $! is its PID)
 $SIM exec b ip netns exec vnf sockperf server -i $OVERLAY.2 -p 11111 >"$TMP/sockperf-server" 2>&1 &
 server=$!
-wait_until 10 "sockperf server on b" bash -c "$SIM exec b ip netns exec vnf ss -uln | grep -q ':11111 '"
+WAIT_DEADLINE=10 wait_until "sockperf server on b" bash -c "$SIM exec b ip netns exec vnf ss -uln | grep -q ':11111 '"
 in_vnf a sockperf ping-pong -i $OVERLAY.2 -p 11111 -t 2 --mps=2000 -m 64 >"$TMP/sockperf" 2>&1 ||
 	fail "sockperf a -> b: $(tail -n 3 "$TMP/sockperf")"
 kill "$server"
@@ -116,19 +116,19 @@ for h in $CALVIN_SIM_HOSTS; do
 		fail "cannot define and start $vm through $uri"
 	start_ms=$(($(now_ms) - t0))
 	[ "$(virsh -c "$uri" domstate "$vm")" = running ] || fail "$vm on $h is not running"
-	wait_until 30 "the VM's port on chassis $h" bound_to "$port" "${!chassis_var}"
+	wait_until "the VM's port on chassis $h" bound_to "$port" "${!chassis_var}"
 	bound_ms=$(($(now_ms) - t0))
 	$SIM exec "$h" ovs-vsctl --bare --columns=external_ids find Interface \
 		"external_ids:iface-id=\"$port\"" | grep -q "vm-id=" || fail "no OVS interface of $vm on $h"
 	note="domain without a boot image (build/vm-images/cloud missing: make vm-image)"
 	if grep -q '<kernel>' "$TMP/$vm.xml"; then
-		wait_until 180 "the guest on $h to boot (calvin-vm: agent up)" \
+		WAIT_DEADLINE=180 wait_until "the guest on $h to boot (calvin-vm: agent up)" \
 			grep -q 'calvin-vm: agent up' "$SIM_DIR/$h/root/var/log/libvirt/qemu/$vm.serial"
 		note="guest booted to 'agent up' in $(($(now_ms) - t0)) ms (TCG)"
 	fi
 	virsh -q -c "$uri" destroy "$vm" >/dev/null && virsh -q -c "$uri" undefine "$vm" >/dev/null ||
 		fail "cannot destroy $vm"
-	wait_until 30 "the VM's port to leave chassis $h" unbound "$port"
+	wait_until "the VM's port to leave chassis $h" unbound "$port"
 	echo "ok: VM on $h through $uri: started in ${start_ms} ms, port bound in ${bound_ms} ms, $note; destroyed, port unbound"
 done
 
@@ -153,18 +153,18 @@ grep -c '^pid' "$TMP/inv" | grep -qv '^0$' || fail "the journal records no proce
 t0=$(now_ms)
 $SIM down || fail "sim.sh down failed"
 down_ms=$(($(now_ms) - t0))
-assert_clean "$TMP/inv"
+sim_assert_clean "$TMP/inv"
 $SIM down | grep -q "nothing to remove" || fail "a second down was not a no-op"
 echo "ok: down in ${down_ms} ms: no namespace, process, mount, link or file left"
 # --- an underlay of 1558 bytes carries 1500-byte packets across hosts ---------------
 CALVIN_SIM_MTU=1558 $SIM up 2 >/dev/null || fail "sim.sh up 2 with CALVIN_SIM_MTU=1558 failed"
 switch_up 1500
-wait_until 30 "both ports bound" bound_to $LS-b "$CALVIN_SIM_CHASSIS_b"
-wait_until 30 "a first ping over the 1558-byte underlay" in_vnf a ping -c 1 -W 1 $OVERLAY.2
+wait_until "both ports bound" bound_to $LS-b "$CALVIN_SIM_CHASSIS_b"
+wait_until "a first ping over the 1558-byte underlay" in_vnf a ping -c 1 -W 1 $OVERLAY.2
 in_vnf a ping -c 2 -W 2 -M "do" -s $((1500 - 28)) $OVERLAY.2 >/dev/null ||
 	fail "a 1500-byte IP packet does not cross a 1558-byte underlay"
 sim_inventory >"$TMP/inv"
 $SIM down >/dev/null || fail "sim.sh down (MTU 1558) failed"
-assert_clean "$TMP/inv"
+sim_assert_clean "$TMP/inv"
 echo "ok: with CALVIN_SIM_MTU=1558 a 1500-byte packet crosses; down leaves nothing"
 echo "measured: up 2 ${up_ms} ms; ping a->b $rtt; sockperf $lat us (p99 $p99); MTU 1442 over 1500; down ${down_ms} ms"
