@@ -193,6 +193,7 @@ cmd_down() {
 	mapfile -t procs < <(sim_processes | sort -u)
 	[ ${#procs[@]} -eq 0 ] || stop_pids "${procs[@]}" ||
 		{ echo "sim: down is not finished; run it again" >&2; return 1; }
+	crash_point down-stopped
 	while read -r kind x y; do
 		case $kind in
 		link) ! ip link show "$x" >/dev/null 2>&1 || try ip link del "$x" || return ;;
@@ -202,6 +203,7 @@ cmd_down() {
 			done ;;
 		esac
 	done < <(tac "$JOURNAL")
+	crash_point down-unbound
 	while read -r kind x y; do
 		[ "$kind" = netns ] && [ -e "/run/netns/$x" ] && { try ip netns del "$x" || return; }
 	done < <(tac "$JOURNAL")

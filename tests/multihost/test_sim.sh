@@ -43,6 +43,20 @@ for at in netns link mntns spawned-ovsdb-nb spawned-ovs-vswitchd spawned-libvirt
 	echo "ok: a crash of up at $at, then down: nothing left"
 done
 
+# --- a crash of down, then down again ------------------------------------------
+# down-stopped: every process ended, nothing else removed; down-unbound: the
+# namespace files unmounted, the network namespaces and the folder left.
+for at in down-stopped down-unbound; do
+	$SIM up 2 >"$TMP/up.log" 2>&1 || fail "up before a crash of down: $(tail -n 3 "$TMP/up.log")"
+	sim_inventory >"$TMP/inv"
+	CALVIN_SIM_CRASH_AT=$at bash -c '"$@" >"$0" 2>&1; exit $?' "$TMP/crash.log" $SIM down 2>/dev/null
+	rc=$?
+	[ $rc -eq 137 ] || fail "down with a crash at $at exited $rc, not killed: $(tail -n 3 "$TMP/crash.log")"
+	$SIM down >"$TMP/down.log" 2>&1 || fail "down after a crash of down at $at: $(cat "$TMP/down.log")"
+	sim_assert_clean "$TMP/inv"
+	echo "ok: a crash of down at $at, then down: nothing left"
+done
+
 # --- up, twice ---------------------------------------------------------------
 t0=$(now_ms)
 $SIM up 2 || fail "sim.sh up 2 failed"
