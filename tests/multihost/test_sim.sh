@@ -9,6 +9,7 @@
 # Run it under the machine lock: flock /tmp/calvin-net.lock bash tests/multihost/test_sim.sh
 # shellcheck disable=SC2086 # $SIM is the script with its interpreter
 . "$(dirname "$0")/lib.sh"
+trap 'rm -rf "$TMP"' EXIT
 require_sim
 trap '$SIM down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 LS=csim-test
