@@ -5,65 +5,89 @@
 #   make run      deploy the reference chain, probe it, print the report, tear down
 #   make test     unit, bpf, fuzz (short) and integration tests
 #   make fuzz     long fuzzing runs
-#   make install  calvin, calvin-vnf, the XDP objects and the man page under
-#                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
+#   make install  calvin, calvin-vnf, its hand-over XDP object and the man page
+#                 under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
 
 CHAIN ?= chains/tactile-fwd.yaml
 B := build
 
-# Debian 12 packages the build, the tests and the run need.
+# Debian 12 packages the build, the tests, the run and the benchmarks need:
+# iperf3 and rt-tests (cyclictest) for calvin bench, bc and openssl for
+# bench/sharing.sh and bench/user.sh, strace for bench/updown.sh, perl for a
+# test's attacker; iproute2 and ethtool for the tests (calvin runs neither).
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
-	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libcmocka-dev \
-	libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox stress-ng \
+	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libjson-c-dev libcmocka-dev \
+	libmnl-dev libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox \
+	stress-ng iperf3 rt-tests bc openssl strace perl \
 	qemu-system-x86 busybox-static cpio zstd kmod \
 	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu \
 	openvswitch-switch ovn-central ovn-host
 
 CC := gcc
 CLANG := clang
+BPFTOOL := bpftool
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes -Wshadow
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude -Iuserspace/lib -Ikernel -Iuserspace/calvin \
-	-Iuserspace/agent
+# Pure code is included by its folder: "spec/spec.h" (userspace/lib/),
+# "bench/lib/bench_lib.h" (the top).
+CFLAGS += -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude -Iuserspace/lib -I. -Ikernel \
+	-Iuserspace/calvin -Iuserspace/agent
 BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -Iinclude -Ikernel \
 	-I/usr/include/$(shell gcc -dumpmachine)
 
-LIB_SRCS := $(wildcard userspace/lib/*.c)
+# libcalvin.a, the pure library: userspace/lib/ by subsystem (spec, plan,
+# measure, codec, guest, util) and the benchmarks' pure code (bench/lib/).
+LIB_SRCS := $(wildcard userspace/lib/*/*.c bench/lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+# ar names a member by its file name alone: two alike would be one.
+lib_twice = $(filter-out 1,$(words $(filter %/$(1),$(LIB_SRCS))))
+LIB_DUPS := $(strip $(foreach n,$(sort $(notdir $(LIB_SRCS))),$(if $(call lib_twice,$(n)),$(n))))
+$(if $(LIB_DUPS),$(error libcalvin.a: two files named $(LIB_DUPS); rename one))
 LOADER_SRCS := $(filter-out %.bpf.c,$(wildcard kernel/*.c))
 # userspace/agent/: the guest agent, and the pieces the host shares with it
-# (the framed channel, the host's client, the DPDK telemetry query).
-AGENT_SHARED_SRCS := userspace/agent/channel.c userspace/agent/dpdk_query.c
-AGENT_SRCS := userspace/agent/main.c userspace/agent/vnf.c $(AGENT_SHARED_SRCS)
+# (the framed channel, the host's client, the DPDK telemetry query, the
+# pipe that hands calvin-vnf its keys, reading the kernel's text files).
+AGENT_SHARED_SRCS := userspace/agent/channel.c userspace/agent/dpdk_query.c \
+	userspace/agent/sa_pipe.c userspace/agent/textfile.c
+AGENT_SRCS := userspace/agent/main.c userspace/agent/vnf.c userspace/agent/proc.c \
+	$(AGENT_SHARED_SRCS)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/%.o)
 AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.o
+# bench/calvin/: the modes of `calvin bench`, linked into calvin.
 CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
-	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c userspace/calvin/bench/*.c) \
+	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c bench/calvin/*.c \
+	userspace/calvin/nl/*.c) \
 	$(LOADER_SRCS) \
-	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c
+	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
+	userspace/agent/sa_pipe.c userspace/agent/textfile.c
 CALVIN_OBJS := $(CALVIN_SRCS:%.c=$(B)/%.o)
 VNF_SRCS := $(wildcard userspace/vnf/*.c)
 VNF_OBJS := $(VNF_SRCS:%.c=$(B)/%.o)
 BPF_SRCS := $(wildcard kernel/*.bpf.c)
 BPF_OBJS := $(BPF_SRCS:kernel/%.bpf.c=$(B)/kernel/%.bpf.o)
-UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+# Every object but the hand-over program's is built into its loader as a
+# skeleton; that one stays a file, which DPDK's af_xdp PMD loads by path.
+SKELS := $(filter-out %/handover.skel.h,$(BPF_OBJS:%.bpf.o=%.skel.h))
+UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(B)/%)
 BPFTEST_SRCS := $(wildcard tests/bpf/test_*.c)
 BPFTEST_BINS := $(BPFTEST_SRCS:%.c=$(B)/%)
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:%.c=$(B)/%)
-FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_SRCS := $(wildcard tests/fuzz/*/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:%.c=$(B)/%)
 
-# What libcalvin.a's pure code links with: YAML, ISA-L (GF(2^8)), OpenSSL (AEAD).
-LIB_LDLIBS = $(call pc,--libs yaml-0.1 libcrypto) -lisal -lm
+# What libcalvin.a's pure code links with: YAML, ISA-L (GF(2^8)), OpenSSL (AEAD),
+# json-c (every JSON calvin writes or reads).
+LIB_LDLIBS = $(call pc,--libs yaml-0.1 libcrypto json-c) -lisal -lm
 
 DEPS_STAMP := $(B)/.deps-installed
 # Package flags are read only after the packages are there.
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
 .PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm fuzz clean \
-	format bench bench-kernel bench-user bench-sharing bench-vm-links install vm-image vm-binaries
+	format bench bench-kernel bench-user bench-sharing bench-vm-links bench-updown install \
+	vm-image vm-binaries
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
 
@@ -98,7 +122,7 @@ fuzz: all
 
 # The VNF guest (vm-images/): Debian's kernel and an initramfs with what
 # the guest runs. KERNEL=rt for the PREEMPT_RT kernel.
-vm-binaries: $(B)/calvin-agent $(B)/calvin-vnf $(BPF_OBJS)
+vm-binaries: $(B)/calvin-agent $(B)/calvin-vnf $(B)/kernel/handover.bpf.o
 
 vm-image: all
 	$(MAKE) -C vm-images
@@ -129,7 +153,13 @@ bench-sharing: all
 bench-vm-links: vm-image
 	bench/vm-links.sh
 
-$(B)/bench/%: bench/%.c $(B)/lib/libcalvin.a
+# calvin up and down: wall time and processes started (hold the lock:
+# flock /tmp/calvin-net.lock make bench-updown)
+bench-updown: all
+	bench/updown.sh
+
+# The benchmarks' own programs (bench/progs/), built where the scripts run them.
+$(B)/bench/%: bench/progs/%.c $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
@@ -137,8 +167,10 @@ $(B)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# Made anew each time: ar would keep the members of files that moved away.
 $(B)/lib/libcalvin.a: $(LIB_OBJS)
 	@mkdir -p $(@D)
+	rm -f $@
 	ar rcs $@ $^
 
 # libvirt: only the libvirt backend's folder sees its headers, only calvin links it.
@@ -147,7 +179,7 @@ $(B)/userspace/calvin/libvirt/%.o: userspace/calvin/libvirt/%.c
 	$(CC) $(CFLAGS) $(call pc,--cflags libvirt) -MMD -MP -c $< -o $@
 
 $(B)/calvin: $(CALVIN_OBJS) $(B)/lib/libcalvin.a
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl) $(LIB_LDLIBS)
 
 # DPDK's headers need their own flags; only userspace/vnf/ sees them.
 $(B)/userspace/vnf/%.o: userspace/vnf/%.c
@@ -159,7 +191,7 @@ $(B)/calvin-agent: $(AGENT_OBJS) $(LOADER_SRCS:%.c=$(B)/%.o) $(B)/lib/libcalvin.
 	$(CC) $(CFLAGS) -o $@ $^ -Wl,--as-needed $(call pc,--libs libxdp libbpf) $(LIB_LDLIBS)
 
 # The conventional stack's relay and echo server (calvin bench).
-$(B)/calvin-relay: $(B)/userspace/relay/relay.o $(B)/lib/libcalvin.a
+$(B)/calvin-relay: $(B)/bench/relay/relay.o $(B)/lib/libcalvin.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
 # The tests' host-side agent client.
@@ -175,20 +207,56 @@ $(B)/kernel/%.bpf.o: kernel/%.bpf.c $(wildcard kernel/*.h) $(wildcard include/ca
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*.h)
+# The BPF skeletons (bpftool gen skeleton): each loader embeds its object
+# and reaches its program, maps and read-only globals through typed fields.
+# Embedded without DWARF, which names the build directory (the VM image is
+# the same bytes wherever it is built); BTF, which libbpf needs, stays.
+# bpftool's own notes (libbpf skips libxdp's .xdp_run_config) are shown
+# only if it fails.
+$(B)/kernel/%.skel.h: $(B)/kernel/%.bpf.o
+	llvm-strip -g -o $@.o $<
+	$(BPFTOOL) gen skeleton $@.o name $*_bpf >$@.tmp 2>$@.log || { cat $@.log >&2; exit 1; }
+	@rm -f $@.o $@.log && mv $@.tmp $@
+
+# The loaders: their skeletons, and no header of userspace/ (kernel/ is
+# below it; what it takes is declared in kernel/ or include/calvin/).
+$(LOADER_SRCS:%.c=$(B)/%.o): $(B)/kernel/%.o: kernel/%.c | $(SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -Iuserspace/%,$(CFLAGS)) -I$(B)/kernel -MMD -MP -c $< -o $@
+
+$(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(call pc,--libs cmocka) $(LIB_LDLIBS)
 
 # The isolation applier against a fake tree: the controller without its main.
-$(B)/tests/unit/test_isolate_tree: tests/unit/test_isolate_tree.c \
+$(B)/tests/unit/isolate/test_isolate_tree: tests/unit/isolate/test_isolate_tree.c \
 		$(filter-out $(B)/userspace/calvin/main.o,$(CALVIN_OBJS)) $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt cmocka) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl cmocka) $(LIB_LDLIBS)
 
-$(B)/tests/bpf/%: tests/bpf/%.c $(BPF_OBJS) $(B)/lib/libcalvin.a \
+# The netlink module's operations from the command line (test_netlink.sh).
+NL_OBJS = $(filter $(B)/userspace/calvin/nl/%,$(CALVIN_OBJS))
+$(B)/tests/tools/nlctl: tests/tools/nlctl.c $(NL_OBJS) $(B)/userspace/calvin/util.o \
+		$(B)/userspace/calvin/jout.o $(B)/userspace/calvin/tools.o $(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl) $(LIB_LDLIBS)
+
+# The netlink module's requests, read back (no socket: no root needed).
+$(B)/tests/unit/nl/test_nl_msg: tests/unit/nl/test_nl_msg.c $(B)/userspace/calvin/nl/msg.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl cmocka)
+
+# The agent channel's deadlines, over real sockets.
+$(B)/tests/unit/agent/test_agent_channel: tests/unit/agent/test_agent_channel.c \
+		$(AGENT_CLIENT_OBJS) $(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs cmocka) $(LIB_LDLIBS)
+
+$(B)/tests/bpf/%: tests/bpf/%.c $(SKELS) $(B)/lib/libcalvin.a \
 		$(wildcard tests/bpf/*.h kernel/*.h include/calvin/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(call pc,--libs libbpf cmocka) $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -I$(B)/kernel -o $@ $< $(B)/lib/libcalvin.a \
+		$(call pc,--libs libbpf cmocka) $(LIB_LDLIBS)
 
 $(B)/tests/tools/%: tests/tools/%.c $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
@@ -196,21 +264,23 @@ $(B)/tests/tools/%: tests/tools/%.c $(B)/lib/libcalvin.a
 
 # libFuzzer harnesses, with the pure library rebuilt under ASan/UBSan.
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-D_GNU_SOURCE -Iinclude -Iuserspace/lib
+	-D_GNU_SOURCE -Iinclude -Iuserspace/lib -I. -Ikernel
 $(B)/tests/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
-# calvin finds calvin-vnf and the XDP objects in ../lib/calvin from its own
-# directory (calvin_lib_dir() in userspace/calvin/util.c).
+# calvin finds calvin-vnf in ../lib/calvin from its own directory
+# (calvin_lib_dir() in userspace/calvin/util.c), and calvin-vnf its
+# hand-over program in kernel/ beside itself; the other XDP programs are
+# built into calvin (their skeletons).
 PREFIX ?= /usr/local
-install: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-relay $(BPF_OBJS)
+install: $(B)/calvin $(B)/calvin-vnf $(B)/calvin-relay $(B)/kernel/handover.bpf.o
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/calvin/kernel \
 		$(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(B)/calvin $(DESTDIR)$(PREFIX)/sbin/calvin
 	install -m 0755 $(B)/calvin-vnf $(DESTDIR)$(PREFIX)/lib/calvin/calvin-vnf
 	install -m 0755 $(B)/calvin-relay $(DESTDIR)$(PREFIX)/lib/calvin/calvin-relay
-	install -m 0644 $(BPF_OBJS) $(DESTDIR)$(PREFIX)/lib/calvin/kernel/
+	install -m 0644 $(B)/kernel/handover.bpf.o $(DESTDIR)$(PREFIX)/lib/calvin/kernel/
 	install -m 0644 doc/calvin.8 $(DESTDIR)$(PREFIX)/share/man/man8/calvin.8
 
 clean:

@@ -7,7 +7,7 @@
 # XDP: V runs kernel/forward.bpf.o through the real loader (calvin_xdp_forward_attach).
 # Linux: the same V with the forwarder detached: addresses, ip_forward=1, static neighbours.
 # Both: A has pass.bpf.o (so that a veth accepts redirected frames), B the counting sink
-# (bench/sink.bpf.c), which drops load and passes probes to B's stack. The sink counts
+# (bench/progs/sink.bpf.c), which drops load and passes probes to B's stack. The sink counts
 # where both configurations deliver alike (BENCH_SINK=skb, the default: tc ingress, every
 # packet a socket buffer, built once in either configuration), or in XDP (BENCH_SINK=xdp:
 # cheaper, but Linux-forwarded socket buffers are converted back to XDP buffers there,
@@ -106,12 +106,15 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 build() {
-	local src cflags="-O2 -g -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes -Wshadow -D_GNU_SOURCE -Iinclude -Iuserspace/lib -I$KSRC"
+	local src cflags="-O2 -g -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes -Wshadow -D_GNU_SOURCE -Iinclude -Iuserspace/lib -I$KSRC -I$KOBJ -I$OUT"
 	mkdir -p $OUT bench/results
 	[ -f $KOBJ/forward.bpf.o ] && [ -f $KOBJ/pass.bpf.o ] ||
 		die "$KOBJ/forward.bpf.o or pass.bpf.o missing (run: make build)"
 	clang -O2 -g -target bpf -Wall -Werror -Iinclude -I/usr/include/"$(gcc -dumpmachine)" \
-		-c bench/sink.bpf.c -o $OUT/sink.bpf.o || die "failed to build bench/sink.bpf.c"
+		-c bench/progs/sink.bpf.c -o $OUT/sink.bpf.o || die "failed to build bench/progs/sink.bpf.c"
+	# the loaders' skeletons are make's (KOBJ/NAME.skel.h); the sink's is ours
+	bpftool gen skeleton $OUT/sink.bpf.o name sink_bpf >$OUT/sink.skel.h 2>>"$TMP/build.log" ||
+		die "bpftool gen skeleton failed for bench/progs/sink.bpf.c: $(tail -n 3 "$TMP/build.log")"
 	# The loader is several files; an archive lets the linker take only the
 	# ones the forwarder needs, so a file it does not need may fail to build
 	# (other VNFs' loaders) without stopping the benchmark.
@@ -121,18 +124,20 @@ build() {
 		gcc $cflags -c "$src" -o "$OUT/loader-$(basename "$src" .c).o" 2>>"$TMP/build.log"
 	done
 	ar rcs $OUT/libloader.a $OUT/loader-*.o 2>>"$TMP/build.log" &&
-	gcc $cflags bench/kernel_ctl.c $OUT/libloader.a -o $OUT/kernel-ctl -lxdp -lbpf \
+	gcc $cflags bench/progs/kernel_ctl.c $OUT/libloader.a -o $OUT/kernel-ctl -lxdp -lbpf \
 		2>>"$TMP/build.log" || {
 		cat "$TMP/build.log" >&2
-		die "failed to build bench/kernel_ctl.c with the loader in $KSRC"
+		die "failed to build bench/progs/kernel_ctl.c with the loader in $KSRC"
 	}
-	# the probes' telemetry block is calvin's own codec (userspace/lib/telemetry.c)
+	# the probes' telemetry block is calvin's own codec (userspace/lib/measure/telemetry.c)
 	[ -f build/lib/libcalvin.a ] || die "build/lib/libcalvin.a missing (run: make build)"
-	gcc $cflags bench/hop_latency.c build/lib/libcalvin.a -o $OUT/hop-latency ||
-		die "failed to build bench/hop_latency.c"
+	gcc $cflags bench/progs/hop_latency.c build/lib/libcalvin.a -o $OUT/hop-latency ||
+		die "failed to build bench/progs/hop_latency.c"
 	clang -O2 -g -target bpf -Wall -Werror -Iinclude -I/usr/include/"$(gcc -dumpmachine)" \
-		-c bench/gen.bpf.c -o $OUT/gen.bpf.o || die "failed to build bench/gen.bpf.c"
-	gcc $cflags bench/gen_xdp.c -o $OUT/gen-xdp -lbpf || die "failed to build bench/gen_xdp.c"
+		-c bench/progs/gen.bpf.c -o $OUT/gen.bpf.o || die "failed to build bench/progs/gen.bpf.c"
+	bpftool gen skeleton $OUT/gen.bpf.o name gen_bpf >$OUT/gen.skel.h 2>>"$TMP/build.log" ||
+		die "bpftool gen skeleton failed for bench/progs/gen.bpf.c: $(tail -n 3 "$TMP/build.log")"
+	gcc $cflags bench/progs/gen_xdp.c -o $OUT/gen-xdp -lbpf || die "failed to build bench/progs/gen_xdp.c"
 	case $GEN in
 	xdp) ;;
 	trafgen) command -v trafgen >/dev/null || die "trafgen not found (apt-get install netsniff-ng)" ;;
@@ -183,7 +188,7 @@ setup() {
 	mkdir -p "$PIN"
 	ip -n $NS_A link set dev $IF_A xdpdrv obj $KOBJ/pass.bpf.o sec xdp ||
 		die "cannot attach pass.bpf.o to $IF_A"
-	in_ns $NS_B $OUT/kernel-ctl sink-attach $OUT/sink.bpf.o $IF_B "$SINK_PIN" $PROBE_PORT \
+	in_ns $NS_B $OUT/kernel-ctl sink-attach $IF_B "$SINK_PIN" $PROBE_PORT \
 		$SINK || die "cannot attach the sink ($SINK) to $IF_B"
 }
 
@@ -196,12 +201,12 @@ config() {
 	COUNT_PIN=$SINK_PIN
 	case $1 in
 	xdp)
-		ATTACH_KIND=$(in_ns $NS_V $OUT/kernel-ctl fwd-attach $KOBJ "$PIN/fwd" $IF_VW $IF_VE \
+		ATTACH_KIND=$(in_ns $NS_V $OUT/kernel-ctl fwd-attach "$PIN/fwd" $IF_VW $IF_VE \
 			$MAC_A $MAC_B $PROBE_PORT) || die "cannot attach calvin's forwarder in $NS_V"
 		;;
 	direct)
 		COUNT_PIN=$PIN/direct_count
-		in_ns $NS_V $OUT/kernel-ctl sink-attach $OUT/sink.bpf.o $IF_VW "$COUNT_PIN" \
+		in_ns $NS_V $OUT/kernel-ctl sink-attach $IF_VW "$COUNT_PIN" \
 			$PROBE_PORT $SINK || die "cannot attach the sink ($SINK) to $IF_VW"
 		;;
 	esac
@@ -230,7 +235,7 @@ pin_dut() {
 		die "cannot pin $IF_VW's NAPI kthread $DUT_KT to CPU $DUT_CPU"
 }
 
-# The generator, in ns A, bound to CPU: gen-xdp (bench/gen_xdp.c: frames leave as
+# The generator, in ns A, bound to CPU: gen-xdp (bench/progs/gen_xdp.c: frames leave as
 # xdp_frames, as from a NIC; the default) or trafgen (PF_PACKET socket: socket
 # buffers from the start, which the XDP hop must copy into an XDP buffer).
 # trafgen pins its worker for CPU i to CPU i (taskset cannot override that), so
@@ -243,7 +248,7 @@ gen_start() { # 64-byte UDP frames to B through V, as fast as one CPU sends them
 		setsid ip netns exec $NS_A trafgen -o $IF_A -i "$TMP/gen.cfg" -P $((GCPU + 1)) \
 			--no-sock-mem --notouch-irq --no-cpu-stats >"$TMP/gen.log" 2>&1 &
 	else
-		setsid ip netns exec $NS_A taskset -c "$GCPU" $OUT/gen-xdp $OUT/gen.bpf.o $IF_A \
+		setsid ip netns exec $NS_A taskset -c "$GCPU" $OUT/gen-xdp $IF_A \
 			$MAC_VW $MAC_A $IP_A $IP_B >"$TMP/gen.log" 2>&1 &
 	fi
 	GEN_PID=$!
@@ -538,7 +543,7 @@ pps_shared() {
 	echo "forwarding hop adds to a packet, with the generator's and sink's share taken out"
 	echo "(direct = the sink on V's west port, no hop). 0 = lost in the noise."
 	echo "Linux/XDP hop cost: **$(awk -v a="${R[shared,xhop]}" -v b="${R[shared,lhop]}" \
-		'BEGIN { if (a > 0 && b > 0) printf "%.2f", b / a; else printf "n/a" }')**"
+		'BEGIN { if (a > 0 && b > 0) printf "%.2f", b / a; else printf "- (a hop cost of 0 is lost in the noise: no ratio)" }')**"
 	echo
 }
 
@@ -626,10 +631,10 @@ machine() {
 			"bypass; socket buffers from the start), one worker bound by cpu(N): to the CPU" \
 			"below, $where"
 	else
-		echo "- Generator: bench/gen_xdp.c (BPF_PROG_RUN, XDP live frames: xdp_frames into A's veth," \
+		echo "- Generator: bench/progs/gen_xdp.c (BPF_PROG_RUN, XDP live frames: xdp_frames into A's veth," \
 			"as from a NIC; V's west port has GRO on so that Linux can take them), $where"
 	fi
-	echo "- Modes: $MODES (see the tables). Probes: bench/hop_latency.c, on the generator's CPU"
+	echo "- Modes: $MODES (see the tables). Probes: bench/progs/hop_latency.c, on the generator's CPU"
 	echo "- Sink (B's veth, and V's west port in the direct column): $(sink_name)"
 	echo "- DUT: namespace $NS_V; XDP = $KOBJ/forward.bpf.o via calvin_xdp_forward_attach" \
 		"(native mode, attached by libxdp as: $ATTACH_KIND); Linux = same namespace, forwarder detached," \

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # Shared by the benchmarks that deploy live chains (user.sh, sharing.sh, vm-links.sh):
 # root, a temporary directory, chains under names of the benchmark's own,
-# torn down on any exit. Sourced, not run; expects B (the build directory).
+# torn down on any exit; what could not be measured, said where the figure
+# would be ("not measured: WHY") and in the exit status. Sourced, not run;
+# expects B (the build directory).
 
 # Exits 2 unless root; sets TMP and CHAINS.
 bench_live_init() { # SCRIPT MAKE-TARGET
@@ -25,6 +27,28 @@ bench_live_cleanup() {
 # A copy of SPEC named NAME in TMP, with a fresh key file beside it if the
 # spec names one (key files are looked up beside the spec); its path in
 # BENCH_SPEC. Not in a subshell: it records the chain for the cleanup.
+# A measurement of KEY that could not be made, and why: its report says
+# so, and the script exits 1 (bench_done).
+bench_failed() { # KEY WHY
+	echo "$2" >>"$TMP/$1.why"
+	echo "$1: $2" >&2
+}
+
+# "not measured: WHY" for KEY (the first reason recorded).
+bench_why() { # KEY
+	echo "not measured: $(head -n 1 "$TMP/$1.why" 2>/dev/null || echo "no data")"
+}
+
+# The end of a benchmark whose report is OUT: 1 when a measurement failed
+# or the report holds a figure it could not measure, else 0.
+bench_done() { # OUT
+	if ls "$TMP"/*.why >/dev/null 2>&1 || grep -q 'not measured' "$1"; then
+		echo "$(basename "$0"): some figures were not measured; $1 says which and why" >&2
+		exit 1
+	fi
+	exit 0
+}
+
 bench_spec() { # SPEC NAME
 	local k
 	BENCH_SPEC=$TMP/$2.yaml

@@ -3,9 +3,11 @@
 # bench/REPORT.md from a run of bench/all.sh (`make bench`): the machine,
 # a headline table of calvin beside CALVIN's published figures and beside
 # the baselines measured in the same run, and links to each benchmark's
-# report. Every figure is read from the run's reports; a figure a
-# benchmark did not produce shows as "n/a". Copies the reports and their
-# pictures (PNG) to bench/report/, beside REPORT.md, so the links work in git.
+# report. Every figure is read from the run's reports; where a benchmark
+# did not produce one, REPORT.md says "not measured: WHY" (the benchmark's
+# own reason, or that it did not run) and this script exits 1 once
+# REPORT.md is written. Copies the reports and their pictures (PNG) to
+# bench/report/, beside REPORT.md, so the links work in git.
 #   bench/report.sh bench/results/all-DATE
 # BENCH_REPORT=FILE writes FILE instead, and the copies beside it.
 set -u
@@ -16,14 +18,22 @@ OUT=${BENCH_REPORT:-bench/REPORT.md} # elsewhere for tests
 DEST=$(dirname "$OUT")/report
 
 # Field COL (awk's, split on '|': 2 is the first column) of the first table
-# row of FILE whose first column is LABEL, its first word without markup;
-# "n/a" if there is none. NF, when given, is the row's number of fields.
+# row of FILE that COND (awk) picks: its first word without markup, or the
+# row's own "not measured: WHY"; nothing if there is no such row.
+pick() { # FILE COND COL
+	awk -F'|' -v c="$3" '
+		function trim(s) { gsub(/^ +| +$|\*/, "", s); return s }
+		'"$2"' {
+			for (i = 2; i < NF; i++) if (trim($i) ~ /^not measured/) { print trim($i); exit }
+			split(trim($c), w, " "); print w[1]; exit
+		}' "$1" 2>/dev/null
+}
+
+# pick() of the row whose first column is LABEL; NF, when given, is the
+# row's number of fields. "n/a" when there is no such row.
 cell() { # FILE LABEL COL [NF]
 	local v
-	v=$(awk -F'|' -v l="$2" -v c="$3" -v nf="${4:-0}" '
-		function trim(s) { gsub(/^ +| +$|\*/, "", s); return s }
-		/^\|/ && trim($2) == l && (nf == 0 || NF == nf) { split(trim($c), w, " "); print w[1]; exit }
-	' "$1" 2>/dev/null)
+	v=$(pick "$1" '/^\|/ && trim($2) == "'"$2"'" && ('"${4:-0}"' == 0 || NF == '"${4:-0}"')' "$3")
 	echo "${v:-n/a}"
 }
 
@@ -32,7 +42,7 @@ cellx() { # FILE LABEL COL
 	local v
 	v=$(awk -F'|' -v l="$2" -v c="$3" '
 		function trim(s) { gsub(/^ +| +$|\*/, "", s); return s }
-		/^\|/ && trim($2) == l { v = trim($c); sub(/ *\[.*/, "", v); print v; exit }
+		/^\|/ && trim($2) == l { v = trim($c); sub(/ *\[.*/, "", v); if (v == "-") v = ""; print v; exit }
 	' "$1" 2>/dev/null)
 	echo "${v:-n/a}"
 }
@@ -45,11 +55,35 @@ line() { # PREFIX
 		v=$(grep -m 1 "^$1" "$f" 2>/dev/null | cut -c $((${#1} + 1))-)
 		[ -n "$v" ] && break
 	done
-	echo "${v:-n/a}"
+	echo "${v:-unknown: no calvin bench report says}"
+}
+
+# Why a figure of STEP is not in REPORT: the step did not run, failed
+# before its report, or its report lacks it.
+why() { # STEP REPORT
+	local rc
+	rc=$(awk -v s="$1" '$1 == s { print $2; exit }' "$RUN/steps" 2>/dev/null)
+	if [ -s "$2" ]; then
+		echo "benchmark $1's report has no such figure${rc:+ (it exited $rc; log.txt of the run says why)}"
+	elif [ -n "$rc" ]; then
+		echo "benchmark $1 exited $rc without its report (log.txt of the run says why)"
+	else
+		echo "benchmark $1 did not run"
+	fi
+}
+
+# VALUE as it stands, or "not measured: WHY" when it is no figure.
+fig() { # VALUE STEP REPORT
+	case $1 in
+	"not measured"*) echo "$1" ;;
+	"" | n/a | - | "- -") echo "not measured: $(why "$2" "$3")" ;;
+	*) echo "$1" ;;
+	esac
 }
 
 # A number with a unit ("8.31us", "1.2ms") in microseconds.
 us() {
+	case $1 in "not measured"*) echo "$1"; return ;; esac
 	awk -v v="$1" 'BEGIN {
 		if (v !~ /^[0-9.]+(ns|us|ms|s)$/) { print "n/a"; exit }
 		n = v + 0; u = v; sub(/^[0-9.]+/, "", u)
@@ -57,19 +91,22 @@ us() {
 		x = n * f; printf (x >= 1000 ? "%.0f" : "%.3g"), x }'
 }
 
-# A / B to two decimals (two digits below 0.1), or n/a.
+# A / B to two decimals (two digits below 0.1), or "-" when either is no
+# number (its own cell says why).
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN {
-		if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) { print "n/a"; exit }
+		if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b == 0) { print "-"; exit }
 		r = a / b; printf (r < 0.1 ? "%.2g" : "%.2f"), r }'
 }
 
 # ns per 1400-byte packet from MB/s (10^6 bytes), in us.
 mbs_us() {
+	case $1 in "not measured"*) echo "$1"; return ;; esac
 	awk -v m="$1" 'BEGIN { if (m !~ /^[0-9.]+$/ || m == 0) print "n/a"; else printf "%.3g", 1400e3 / m / 1000 }'
 }
 
 ns_us() {
+	case $1 in "not measured"*) echo "$1"; return ;; esac
 	awk -v n="$1" 'BEGIN { if (n !~ /^[0-9.]+$/) print "n/a"; else printf "%.3g", n / 1000 }'
 }
 
@@ -102,28 +139,39 @@ B=$DEST/baseline/report.md P=$DEST/pinning/report.md W=$DEST/wakeup/report.md
 T=$DEST/throughput/report.md U=$DEST/user.md K=$DEST/kernel.md SH=$DEST/sharing.md
 V=$DEST/vm-links.md VP=$DEST/vm-pinning/report.md
 
-rtt=$(us "$(cell $B calvin 5)") rtt_l=$(us "$(cell $B 'conventional stack' 5)")
-sp=$(us "$(cell $B 'calvin, sockperf' 5)") sp_l=$(us "$(cell $B 'conventional stack, sockperf' 5)")
-aes=$(ns_us "$(awk -F'|' '$2 ~ /AES-256-GCM/ && $3 + 0 == 1400 && $4 ~ /seal/ { print $5 + 0; exit }' $U 2>/dev/null)")
-aes_o=$(mbs_us "$(awk -F'|' '$2 ~ /AES-256-GCM/ && $3 + 0 == 1400 && $4 ~ /seal/ { print $8 + 0; exit }' $U 2>/dev/null)")
-nc=$(ns_us "$(cell $U 1400 3)") nc_i=$(ns_us "$(cell $U 1400 5)")
-b1=$(awk -F'|' '$2 ~ /burst 1 / && $3 + 0 == 1400 { print $5 + 0; exit }' $T 2>/dev/null)
-b32=$(awk -F'|' '$2 ~ /burst 32 / && $3 + 0 == 1400 { print $5 + 0; exit }' $T 2>/dev/null)
-bl=$(awk -F'|' '$2 ~ /conventional stack/ && $3 + 0 == 1400 { print $5 + 0; exit }' $T 2>/dev/null)
-tcp=$(cell $T 'calvin, burst 1 (latency mode)' 3 5) tcp32=$(cell $T 'calvin, burst 32 (throughput mode)' 3 5)
-tcp_l=$(cell $T 'conventional stack' 3 5)
-kx=$(cell $K 'median per CPU-s' 3) kl=$(cell $K 'median per CPU-s' 4)
-jr_p=$(cellx $P 'pinned, stress' 12) jr_i=$(cellx $P 'isolated, stress' 12)
-p99_s=$(us "$(cell $P 'shared, stress' 6)") p99_p=$(us "$(cell $P 'pinned, stress' 6)")
-p99_i=$(us "$(cell $P 'isolated, stress' 6)")
-wk_s=$(us "$(cell $W 'shared, stress' 8)") wk_p=$(us "$(cell $W 'pinned, stress' 8)")
-wk_i=$(us "$(cell $W 'isolated, stress' 8)")
-w99_s=$(us "$(cell $W 'shared, stress' 6)") w99_p=$(us "$(cell $W 'pinned, stress' 6)")
-w99_i=$(us "$(cell $W 'isolated, stress' 6)")
-sh_b=$(cell $SH crypt 5) sh_w=$(awk -F'|' '$2 ~ /crypt/ && $3 ~ /wakeup/ { print $5 + 0; exit }' $SH 2>/dev/null)
-vx=$(cell $V xdp 3) vb=$(cell $V bridge 3)
-vp_s=$(us "$(cell $VP 'shared, stress' 6)") vp_p=$(us "$(cell $VP 'pinned, stress' 6)")
-vp_i=$(us "$(cell $VP 'isolated, stress' 6)")
+# Each figure, or "not measured: WHY" (f: fig() with the step and report
+# it comes from).
+f() { fig "$1" "$2" "$3"; }
+fb() { f "$1" baseline "$B"; }
+rtt=$(fb "$(us "$(cell $B calvin 5)")") rtt_l=$(fb "$(us "$(cell $B 'conventional stack' 5)")")
+sp=$(fb "$(us "$(cell $B 'calvin, sockperf' 5)")")
+sp_l=$(fb "$(us "$(cell $B 'conventional stack, sockperf' 5)")")
+seal='$2 ~ /AES-256-GCM/ && $3 + 0 == 1400 && $4 ~ /seal/'
+aes=$(f "$(ns_us "$(pick $U "$seal" 5)")" user "$U") aes_o=$(f "$(mbs_us "$(pick $U "$seal" 8)")" user "$U")
+nc=$(f "$(ns_us "$(cell $U 1400 3)")" user "$U") nc_i=$(f "$(ns_us "$(cell $U 1400 5)")" user "$U")
+ft() { f "$1" throughput "$T"; }
+b1=$(ft "$(pick $T '$2 ~ /burst 1 / && $3 + 0 == 1400' 5)")
+b32=$(ft "$(pick $T '$2 ~ /burst 32 / && $3 + 0 == 1400' 5)")
+bl=$(ft "$(pick $T '$2 ~ /conventional stack/ && $3 + 0 == 1400' 5)")
+tcp=$(ft "$(cell $T 'calvin, burst 1 (latency mode)' 3 5)")
+tcp32=$(ft "$(cell $T 'calvin, burst 32 (throughput mode)' 3 5)")
+tcp_l=$(ft "$(cell $T 'conventional stack' 3 5)")
+kx=$(f "$(cell $K 'median per CPU-s' 3)" kernel "$K") kl=$(f "$(cell $K 'median per CPU-s' 4)" kernel "$K")
+fp() { f "$1" pinning "$P"; }
+jr_p=$(fp "$(cellx $P 'pinned, stress' 12)") jr_i=$(fp "$(cellx $P 'isolated, stress' 12)")
+p99_s=$(fp "$(us "$(cell $P 'shared, stress' 6)")") p99_p=$(fp "$(us "$(cell $P 'pinned, stress' 6)")")
+p99_i=$(fp "$(us "$(cell $P 'isolated, stress' 6)")")
+fw() { f "$1" wakeup "$W"; }
+wk_s=$(fw "$(us "$(cell $W 'shared, stress' 8)")") wk_p=$(fw "$(us "$(cell $W 'pinned, stress' 8)")")
+wk_i=$(fw "$(us "$(cell $W 'isolated, stress' 8)")")
+w99_s=$(fw "$(us "$(cell $W 'shared, stress' 6)")") w99_p=$(fw "$(us "$(cell $W 'pinned, stress' 6)")")
+w99_i=$(fw "$(us "$(cell $W 'isolated, stress' 6)")")
+sh_b=$(f "$(cell $SH crypt 5)" sharing "$SH")
+sh_w=$(f "$(pick $SH '$2 ~ /crypt/ && $3 ~ /wakeup/' 5)" sharing "$SH")
+vx=$(f "$(cell $V xdp 3)" vm-links "$V") vb=$(f "$(cell $V bridge 3)" vm-links "$V")
+fv() { f "$1" vm-pinning "$VP"; }
+vp_s=$(fv "$(us "$(cell $VP 'shared, stress' 6)")") vp_p=$(fv "$(us "$(cell $VP 'pinned, stress' 6)")")
+vp_i=$(fv "$(us "$(cell $VP 'isolated, stress' 6)")")
 vp_note=$(grep -q 'Timings are emulated' $VP 2>/dev/null && echo ", emulated: TCG")
 vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 
@@ -152,15 +200,15 @@ vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 	echo "| chain RTT median, sockperf through the same (us) | $sp | 320 | $sp_l (conventional stack) | $(ratio $sp $sp_l) | $(link 'bench baseline' baseline/report.md) |"
 	echo "| AES-256-GCM seal per 1400-byte packet (us, CPU) | $aes | 22.4 (AES-256) | $aes_o (\`openssl speed -aead\`) | $(ratio $aes $aes_o) | $(link 'bench-user' user.md) |"
 	echo "| network-coding encode per 1400-byte packet (us, CPU) | $nc | 3.2 | $nc_i (ISA-L ec_encode_data) | $(ratio $nc $nc_i) | $(link 'bench-user' user.md) |"
-	echo "| latency-mode (burst 1) no-drop rate, 1400 B (Mbit/s) | ${b1:-n/a} | 1.5 | ${bl:-n/a} (conventional stack) | $(ratio "${b1:-}" "${bl:-}") | $(link 'bench throughput' throughput/report.md) |"
-	echo "| throughput-mode (burst 32) no-drop rate, 1400 B (Mbit/s) | ${b32:-n/a} | - | ${bl:-n/a} (conventional stack) | $(ratio "${b32:-}" "${bl:-}") | $(link 'bench throughput' throughput/report.md) |"
+	echo "| latency-mode (burst 1) no-drop rate, 1400 B (Mbit/s) | $b1 | 1.5 | $bl (conventional stack) | $(ratio "$b1" "$bl") | $(link 'bench throughput' throughput/report.md) |"
+	echo "| throughput-mode (burst 32) no-drop rate, 1400 B (Mbit/s) | $b32 | - | $bl (conventional stack) | $(ratio "$b32" "$bl") | $(link 'bench throughput' throughput/report.md) |"
 	echo "| TCP goodput, iperf3, latency / throughput mode (Gbit/s) | $tcp / $tcp32 | - | $tcp_l (conventional stack) | $(ratio $tcp $tcp_l) / $(ratio $tcp32 $tcp_l) | $(link 'bench throughput' throughput/report.md) |"
 	echo "| kernel hop, packets per CPU-second, all on one core | $kx (XDP forward) | - | $kl (Linux ip_forward) | $(ratio $kx $kl) | $(link 'bench-kernel' kernel.md) |"
 	echo "| RTT jitter (p99-p50) reduction against shared placement, under stress-ng: pinned / isolated | $jr_p / $jr_i | up to 40% less variability from CPU affinity (Ocampo et al. 2024) | shared placement | - | $(link 'bench pinning' pinning/report.md) |"
 	echo "| chain RTT p99 under stress-ng (us): pinned / isolated | $p99_p / $p99_i | - | $p99_s (shared) | $(ratio $p99_p $p99_s) / $(ratio $p99_i $p99_s) | $(link 'bench pinning' pinning/report.md) |"
 	echo "| wake-up latency p99 under stress-ng (cyclictest, us): pinned / isolated | $w99_p / $w99_i | - | $w99_s (shared) | $(ratio $w99_p $w99_s) / $(ratio $w99_i $w99_s) | $(link 'bench wakeup' wakeup/report.md) |"
 	echo "| worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated | $wk_p / $wk_i | 104 vanilla, 48 PREEMPT_RT, 12 with isolation (arXiv 2412.18104) | $wk_s (shared) | $(ratio $wk_i $wk_s) (isolated) | $(link 'bench wakeup' wakeup/report.md) |"
-	echo "| RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us) | ${sh_w:-n/a} | - | $sh_b (busy-polling) | $(ratio "${sh_w:-}" "$sh_b") | $(link 'bench-sharing' sharing.md) |"
+	echo "| RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us) | $sh_w | - | $sh_b (busy-polling) | $(ratio "$sh_w" "$sh_b") | $(link 'bench-sharing' sharing.md) |"
 	echo "| chain RTT median with the VNFs in VMs$vm_note (us) | $vx (calvin's XDP links) | 320 | $vb (Linux bridges) | $(ratio $vx $vb) | $(link 'bench-vm-links' vm-links.md) |"
 	echo "| chain RTT p99 with the VNFs in VMs, under stress-ng$vp_note (us): pinned / isolated | $vp_p / $vp_i | - | $vp_s (shared) | $(ratio $vp_p $vp_s) / $(ratio $vp_i $vp_s) | $(link 'bench pinning, VMs' vm-pinning/report.md) |"
 	echo
@@ -188,3 +236,8 @@ vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 	echo "CHAIN\`); log.txt in the run folder holds what each printed."
 } >"$OUT"
 echo "bench/report.sh: $OUT written" >&2
+n=$(grep -o 'not measured' "$OUT" | wc -l)
+if [ "$n" -gt 0 ]; then
+	echo "bench/report.sh: $n figures of $OUT were not measured; it says why" >&2
+	exit 1
+fi

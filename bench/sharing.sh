@@ -63,7 +63,7 @@ one() { # CHAIN LABEL ARGS...
 	bench_spec "chains/tactile-$chain.yaml" "$name"
 	if ! CALVIN_BENCH_VNF_ARGS="$*" "$TMP/lib/calvin" up "$BENCH_SPEC" \
 		>/dev/null 2>"$TMP/err"; then
-		echo "$chain $label: up failed: $(tail -n 1 "$TMP/err")" >&2
+		bench_failed "$chain-$label" "calvin up failed: $(tail -n 1 "$TMP/err")"
 		return
 	fi
 	t0=$(vnf_ticks "$name")
@@ -71,14 +71,17 @@ one() { # CHAIN LABEL ARGS...
 	t1=$(vnf_ticks "$name")
 	s0=$(date +%s.%N)
 	c0=$(core_ticks)
+	rm -f "$TMP/round.raw" # a failed probe's round must not count an earlier one's
 	$B/calvin probe -c "$COUNT" --raw "$TMP/round.raw" "$name" >/dev/null 2>"$TMP/err" ||
-		echo "$chain $label: probe failed: $(tail -n 1 "$TMP/err")" >&2
+		bench_failed "$chain-$label" "calvin probe failed: $(tail -n 1 "$TMP/err")"
 	c1=$(core_ticks)
 	s1=$(date +%s.%N)
 	t2=$(vnf_ticks "$name")
 	$B/calvin down "$name" >/dev/null 2>&1
-	cat "$TMP/round.raw" >>"$TMP/$chain-$label.raw"
-	rtt_pct "$TMP/round.raw" 0 | cut -d' ' -f2 >>"$TMP/$chain-$label.p99"
+	if [ -s "$TMP/round.raw" ]; then
+		cat "$TMP/round.raw" >>"$TMP/$chain-$label.raw"
+		rtt_pct "$TMP/round.raw" 0 | cut -d' ' -f2 >>"$TMP/$chain-$label.p99"
+	fi
 	echo "$((t1 - t0)) $((t2 - t1)) $(echo "$s1 - $s0" | bc -l) $((c1 - c0))" >>"$TMP/$chain-$label.cpu"
 }
 
@@ -109,8 +112,11 @@ rounds_p99() { # FILE
 	sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%s %s\n", v[int((NR + 1) / 2)], v[NR] }'
 }
 
-ratio() { # A B
-	echo "scale=3; $1 / $2" | bc | sed 's/^\./0./'
+ratio() { # A B; "-" when either is no number
+	case "$1/$2" in
+	*[!0-9./]* | /* | */ | */0 | */0.0) echo - ;;
+	*) echo "scale=3; $1 / $2" | bc | sed 's/^\./0./' ;;
+	esac
 }
 
 {
@@ -128,6 +134,10 @@ ratio() { # A B
 	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for c in "${CONFIGS[@]}"; do
 		set -- $c
+		if [ ! -s "$TMP/$1-$2.raw" ]; then
+			echo "| $1 | $2 | $(bench_why "$1-$2") | - | - | - | - | - | - | - | - | - |"
+			continue
+		fi
 		read -r p50 p99 p999 n < <(rtt_pct "$TMP/$1-$2.raw" 0)
 		read -r b50 b99 _ _ < <(rtt_pct "$TMP/$1-busy.raw" 0)
 		read -r rmed rmax < <(rounds_p99 "$TMP/$1-$2.p99")
@@ -148,6 +158,10 @@ ratio() { # A B
 	for c in "${CONFIGS[@]}"; do
 		set -- $c
 		[ "$1" = nc ] || continue
+		if [ ! -s "$TMP/$1-$2.raw" ]; then
+			echo "| $2 | $(bench_why "$1-$2") | - | - | 0 |"
+			continue
+		fi
 		read -r p50 p99 p999 n < <(rtt_pct "$TMP/$1-$2.raw" 1)
 		echo "| $2 | $p50 | $p99 | $p999 | $n |"
 	done
@@ -163,3 +177,4 @@ ratio() { # A B
 	echo "there, its wakeup row what sleeping would cost a VNF that owns its core."
 } | tee "$OUT"
 echo "report: $OUT"
+bench_done "$OUT"

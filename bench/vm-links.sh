@@ -44,13 +44,15 @@ one() { # L
 	local name=bvl-$1
 	link_spec "$1" "$name"
 	if ! $B/calvin up "$BENCH_SPEC" >"$TMP/up-$1" 2>"$TMP/err"; then
-		echo "links $1: up failed: $(tail -n 1 "$TMP/err")" >&2
+		bench_failed "$1" "calvin up failed: $(tail -n 1 "$TMP/err")"
 		return
 	fi
+	rm -f "$TMP/round.raw" # a failed probe's round must not count an earlier one's
 	$B/calvin probe -c "$COUNT" -r "$RATE" --raw "$TMP/round.raw" "$name" \
 		>"$TMP/report-$1" 2>"$TMP/err" ||
-		echo "links $1: probe failed: $(tail -n 1 "$TMP/err")" >&2
+		bench_failed "$1" "calvin probe failed: $(tail -n 1 "$TMP/err")"
 	$B/calvin down "$name" >/dev/null 2>&1
+	[ -s "$TMP/round.raw" ] || return
 	cat "$TMP/round.raw" >>"$TMP/$1.raw"
 	rtt_pct "$TMP/round.raw" | cut -d' ' -f1 >>"$TMP/$1.p50"
 }
@@ -90,11 +92,20 @@ round_ratios() {
 	echo "| links | RTT p50 us | p99 us | p99.9 us | probes back |"
 	echo "|---|---:|---:|---:|---:|"
 	for l in "${LINKS[@]}"; do
-		read -r p50 p99 p999 n < <(rtt_pct "$TMP/$l.raw" 2>/dev/null || echo "- - - 0")
+		if [ ! -s "$TMP/$l.raw" ]; then
+			echo "| $l | $(bench_why "$l") | - | - | 0 of $((ROUNDS * COUNT)) |"
+			continue
+		fi
+		read -r p50 p99 p999 n < <(rtt_pct "$TMP/$l.raw")
 		echo "| $l | $p50 | $p99 | $p999 | $n of $((ROUNDS * COUNT)) |"
 	done
 	echo
 	read -r med lo hi < <(round_ratios)
-	echo "p50 RTT, bridge over xdp, per round: median $med (range $lo to $hi over $ROUNDS rounds)."
+	if [ "$med" = - ]; then
+		echo "p50 RTT, bridge over xdp, per round: not measured: no round measured both."
+	else
+		echo "p50 RTT, bridge over xdp, per round: median $med (range $lo to $hi over $ROUNDS rounds)."
+	fi
 } | tee "$OUT"
 echo "report: $OUT"
+bench_done "$OUT"

@@ -1,50 +1,49 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Loader of the ACL VNF (acl.bpf.c): compile the spec's rules into its maps, live updates, hits. */
+/* Loader of the ACL VNF (acl.bpf.c): compile its rules into its maps, live updates, hits. */
 #include <errno.h>
 #include <unistd.h>
 
+#include "acl.skel.h"
 #include "acl_rules.h"
 #include "loader_priv.h"
 
-static const struct calvin_pin acl_pins[] = {
-    {"acl_rules", CALVIN_PIN_ACL_RULES},
-    {"acl_sets", CALVIN_PIN_ACL_SETS},
-    {"acl_active", CALVIN_PIN_ACL_ACTIVE},
-    {"acl_hits", CALVIN_PIN_ACL_HITS},
-    {NULL, NULL},
-};
-
-static int acl_fill(struct bpf_object *obj, const void *arg)
+static int acl_fill(const struct calvin_vnf *vnf, const void *arg)
 {
+	const struct acl_bpf *skel = vnf->skel;
 	struct calvin_acl_maps m = {
-	    .rules = calvin_map_fd(obj, "acl_rules"),
-	    .sets = calvin_map_fd(obj, "acl_sets"),
-	    .active = calvin_map_fd(obj, "acl_active"),
-	    .hits = calvin_map_fd(obj, "acl_hits"),
+		.rules = bpf_map__fd(skel->maps.acl_rules),
+		.sets = bpf_map__fd(skel->maps.acl_sets),
+		.active = bpf_map__fd(skel->maps.acl_active),
+		.hits = bpf_map__fd(skel->maps.acl_hits),
 	};
 
-	if (m.rules < 0 || m.sets < 0 || m.active < 0 || m.hits < 0)
-		return -ENOENT;
 	return calvin_acl_write(&m, arg);
 }
 
-static const struct calvin_vnf_ops acl_ops = {
-    .name = "acl",
-    .pins = acl_pins,
-    .fill = acl_fill,
-};
-
 int calvin_xdp_acl_attach(const struct calvin_xdp_acl_cfg *cfg)
 {
+	struct calvin_vnf vnf;
+	struct acl_bpf *skel;
 	int err;
 
 	if (!cfg)
 		return -EINVAL;
-	/* Refuse a bad spec before anything is attached. */
+	/* Refuse bad rules before anything is attached. */
 	err = calvin_acl_check(cfg->acl);
 	if (err)
 		return err;
-	return calvin_vnf_attach(&cfg->fwd, &acl_ops, cfg->acl);
+	calvin_loader_quiet();
+	skel = acl_bpf__open();
+	if (!skel)
+		return -errno;
+	vnf = CALVIN_VNF_SKEL(skel, acl, { skel->maps.acl_rules, CALVIN_PIN_ACL_RULES },
+			      { skel->maps.acl_sets, CALVIN_PIN_ACL_SETS },
+			      { skel->maps.acl_active, CALVIN_PIN_ACL_ACTIVE },
+			      { skel->maps.acl_hits, CALVIN_PIN_ACL_HITS });
+	vnf.fill = acl_fill;
+	err = calvin_vnf_attach(&cfg->fwd, &vnf, cfg->acl);
+	acl_bpf__destroy(skel);
+	return err;
 }
 
 static void close_maps(struct calvin_acl_maps *m)
@@ -74,7 +73,7 @@ static int open_maps(const char *pin_dir, struct calvin_acl_maps *m)
 			       : m->hits;
 }
 
-int calvin_xdp_acl_update(const char *pin_dir, const struct calvin_acl_spec *acl)
+int calvin_xdp_acl_update(const char *pin_dir, const struct calvin_xdp_acl *acl)
 {
 	struct calvin_acl_maps m;
 	int err;

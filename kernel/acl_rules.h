@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* ACL rules from chain spec to acl.bpf.c's maps: compile, check, write a set and flip to it.
+/* ACL rules (struct calvin_xdp_acl, loader.h) to acl.bpf.c's maps: compile, check, write a set
+ * and flip to it.
  *
  * Header-only so the BPF tests (which do not link the loader) put rules in
  * the maps exactly as the loader does.
@@ -9,32 +10,28 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "calvin_xdp.h"
-#include "chainspec.h"
-
-_Static_assert(CALVIN_XDP_ACL_MAX_RULES == CALVIN_ACL_MAX_RULES,
-	       "one rule limit for spec and program");
-_Static_assert(CALVIN_XDP_ACL_ALLOW == CALVIN_ACL_ALLOW && CALVIN_XDP_ACL_DENY == CALVIN_ACL_DENY,
-	       "actions are passed through as they are");
+#include "loader.h"
 
 /* The maps of one acl VNF, by fd. */
 struct calvin_acl_maps {
 	int rules, sets, active, hits;
 };
 
-/* A prefix as network and mask words; family 0 leaves both zero (any). */
-static inline int acl_compile_prefix(const struct calvin_prefix *p, __be32 net[4], __be32 mask[4])
+/* A prefix as network and mask words; family any leaves both zero. */
+static inline int acl_compile_prefix(const struct calvin_xdp_prefix *p, __be32 net[4],
+				     __be32 mask[4])
 {
-	unsigned int bytes = p->family == AF_INET ? 4 : 16, i;
+	unsigned int bytes = p->family == CALVIN_FAMILY_IPV4 ? 4 : 16, i;
 	uint8_t n[16] = {0}, m[16] = {0};
 
-	if (p->family == 0)
+	if (p->family == CALVIN_FAMILY_ANY)
 		return 0;
-	if ((p->family != AF_INET && p->family != AF_INET6) || p->len > bytes * 8)
+	if ((p->family != CALVIN_FAMILY_IPV4 && p->family != CALVIN_FAMILY_IPV6) ||
+	    p->len > bytes * 8)
 		return -EINVAL;
 	for (i = 0; i < bytes; i++) {
 		unsigned int bits = p->len > i * 8 ? p->len - i * 8 : 0;
@@ -47,23 +44,16 @@ static inline int acl_compile_prefix(const struct calvin_prefix *p, __be32 net[4
 	return 0;
 }
 
-static inline int acl_family_of(const struct calvin_prefix *p)
-{
-	return p->family == AF_INET    ? CALVIN_FAMILY_IPV4
-	       : p->family == AF_INET6 ? CALVIN_FAMILY_IPV6
-				       : CALVIN_FAMILY_ANY;
-}
-
-static inline int calvin_acl_compile_rule(const struct calvin_acl_rule *r,
+static inline int calvin_acl_compile_rule(const struct calvin_xdp_acl_rule *r,
 					  struct calvin_acl_entry *e)
 {
-	int src = acl_family_of(&r->src), dst = acl_family_of(&r->dst), err;
+	int src = r->src.family, dst = r->dst.family, err;
 
 	memset(e, 0, sizeof(*e));
 	if (src && dst && src != dst)
 		return -EINVAL;
 	if (r->sport.lo > r->sport.hi || r->dport.lo > r->dport.hi ||
-	    (r->action != CALVIN_ACL_ALLOW && r->action != CALVIN_ACL_DENY))
+	    (r->action != CALVIN_XDP_ACL_ALLOW && r->action != CALVIN_XDP_ACL_DENY))
 		return -EINVAL;
 	err = acl_compile_prefix(&r->src, e->src, e->src_mask);
 	if (!err)
@@ -72,7 +62,7 @@ static inline int calvin_acl_compile_rule(const struct calvin_acl_rule *r,
 		return err;
 	e->family = (uint8_t)(src ? src : dst);
 	e->proto = r->proto;
-	e->action = (uint8_t)r->action;
+	e->action = r->action;
 	e->sport_lo = r->sport.lo;
 	e->sport_hi = r->sport.hi;
 	e->dport_lo = r->dport.lo;
@@ -81,7 +71,7 @@ static inline int calvin_acl_compile_rule(const struct calvin_acl_rule *r,
 	return 0;
 }
 
-static inline int calvin_acl_check(const struct calvin_acl_spec *acl)
+static inline int calvin_acl_check(const struct calvin_xdp_acl *acl)
 {
 	struct calvin_acl_entry e;
 	unsigned int i;
@@ -91,7 +81,8 @@ static inline int calvin_acl_check(const struct calvin_acl_spec *acl)
 		return -EINVAL;
 	if (acl->nr_rules > CALVIN_XDP_ACL_MAX_RULES)
 		return -E2BIG;
-	if (acl->default_action != CALVIN_ACL_ALLOW && acl->default_action != CALVIN_ACL_DENY)
+	if (acl->default_action != CALVIN_XDP_ACL_ALLOW &&
+	    acl->default_action != CALVIN_XDP_ACL_DENY)
 		return -EINVAL;
 	for (i = 0; i < acl->nr_rules; i++) {
 		err = calvin_acl_compile_rule(&acl->rules[i], &e);
@@ -123,10 +114,10 @@ static inline int acl_clear_hits(int fd, uint32_t s)
 /* Write acl into the set not in use, then make it the one in use: the flip
  * is the last write, so a packet sees the old set or the new one, whole. */
 static inline int calvin_acl_write(const struct calvin_acl_maps *m,
-				   const struct calvin_acl_spec *acl)
+				   const struct calvin_xdp_acl *acl)
 {
-	struct calvin_acl_set set = {.nr_rules = acl->nr_rules,
-				     .default_action = (uint32_t)acl->default_action};
+	struct calvin_acl_set set = { .nr_rules = acl->nr_rules,
+				      .default_action = acl->default_action };
 	struct calvin_acl_entry e;
 	uint32_t zero = 0, active, next, key, i;
 	int err;

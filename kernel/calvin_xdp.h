@@ -74,15 +74,16 @@ struct calvin_vnf_stats {
 
 /* acl: two rule sets of CALVIN_XDP_ACL_MAX_RULES entries each in one array
  * (set s, rule i at s * CALVIN_XDP_ACL_MAX_RULES + i); the set in use is
- * the one value of the acl_active array. Equal to CALVIN_ACL_MAX_RULES of
- * the chain spec (checked by the loader). */
+ * the one value of the acl_active array. No smaller than the chain spec's
+ * CALVIN_ACL_MAX_RULES (checked where the spec is converted,
+ * userspace/lib/kvnf_spec.c). */
 #define CALVIN_XDP_ACL_MAX_RULES 64
 #define CALVIN_XDP_ACL_SETS 2
 /* Hit counters: set s, rule i at s * CALVIN_XDP_ACL_HIT_STRIDE + i; the
  * default action's at s * CALVIN_XDP_ACL_HIT_STRIDE + CALVIN_XDP_ACL_MAX_RULES. */
 #define CALVIN_XDP_ACL_HIT_STRIDE (CALVIN_XDP_ACL_MAX_RULES + 1)
 
-/* acl actions, equal to enum calvin_acl_action */
+/* acl actions */
 #define CALVIN_XDP_ACL_ALLOW 0
 #define CALVIN_XDP_ACL_DENY 1
 
@@ -116,10 +117,14 @@ struct calvin_lpm6_key {
 	__u8 addr[16];
 };
 
-/* Equal to enum calvin_route_via; WEST and EAST index the router_via array
+/* Where a route sends a frame; WEST and EAST index the router_via array
  * (the port table entry a frame leaving that way uses). */
 #define CALVIN_XDP_VIA_WEST 0
 #define CALVIN_XDP_VIA_EAST 1
 #define CALVIN_XDP_VIA_DROP 2
+
+/* Routes of one router; its tries have room for twice as many, so that a
+ * live update can write a whole new table before it deletes the old one. */
+#define CALVIN_XDP_ROUTER_MAX_ROUTES 256
 
 #endif /* CALVIN_XDP_H */

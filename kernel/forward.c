@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Loader of the forwarding VNF (forward.bpf.c): nothing beyond the common two-port attach. */
-#include "loader_priv.h"
+#include <errno.h>
 
-static const struct calvin_vnf_ops forward_ops = {
-    .name = "forward",
-};
+#include "forward.skel.h"
+#include "loader_priv.h"
 
 int calvin_xdp_forward_attach(const struct calvin_xdp_forward_cfg *cfg)
 {
-	return calvin_vnf_attach(cfg, &forward_ops, NULL);
+	struct forward_bpf *skel;
+	int err;
+
+	calvin_loader_quiet();
+	skel = forward_bpf__open();
+	if (!skel)
+		return -errno;
+	err = calvin_vnf_attach(cfg, &CALVIN_VNF_SKEL(skel, forward), NULL);
+	forward_bpf__destroy(skel);
+	return err;
 }

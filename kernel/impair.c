@@ -7,43 +7,25 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "chainspec.h"
 #include "impair.h"
+#include "impair.skel.h"
 #include "loader_priv.h"
 
-static const struct calvin_pin impair_pins[] = {
-    {"calvin_impair_config", CALVIN_PIN_IMPAIR_CONFIG},
-    {"calvin_impair_rng", CALVIN_PIN_IMPAIR_RNG},
-    {NULL, NULL},
-};
-
-static int impair_config(const struct calvin_impair_spec *s, struct calvin_impair_config *c)
+/* What the program reads: the settings given, checked. */
+static int impair_config(const struct calvin_impair_config *s, struct calvin_impair_config *c)
 {
-	static const __u32 dirs[] = {
-	    [CALVIN_DIRS_BOTH] = 1U << CALVIN_DIR_FWD | 1U << CALVIN_DIR_REV,
-	    [CALVIN_DIRS_FWD] = 1U << CALVIN_DIR_FWD,
-	    [CALVIN_DIRS_REV] = 1U << CALVIN_DIR_REV,
-	};
+	const __u32 both = 1U << CALVIN_DIR_FWD | 1U << CALVIN_DIR_REV;
 
 	memset(c, 0, sizeof(*c));
-	if (!s || (unsigned int)s->direction >= sizeof(dirs) / sizeof(dirs[0]))
+	if (!s || !s->dirs || (s->dirs & ~both))
 		return -EINVAL;
-	if (s->model != CALVIN_LOSS_UNIFORM && s->model != CALVIN_LOSS_GILBERT_ELLIOTT)
+	if (s->model != CALVIN_IMPAIR_UNIFORM && s->model != CALVIN_IMPAIR_GILBERT_ELLIOTT)
 		return -EINVAL;
 	if (s->loss_ppm > CALVIN_PPM || s->ge_p_ppm > CALVIN_PPM || s->ge_r_ppm > CALVIN_PPM ||
 	    s->ge_loss_good_ppm > CALVIN_PPM || s->ge_loss_bad_ppm > CALVIN_PPM ||
 	    s->duplicate_ppm > CALVIN_PPM)
 		return -EINVAL;
-	c->model = s->model == CALVIN_LOSS_GILBERT_ELLIOTT ? CALVIN_IMPAIR_GILBERT_ELLIOTT
-							   : CALVIN_IMPAIR_UNIFORM;
-	c->loss_ppm = s->loss_ppm;
-	c->ge_p_ppm = s->ge_p_ppm;
-	c->ge_r_ppm = s->ge_r_ppm;
-	c->ge_loss_good_ppm = s->ge_loss_good_ppm;
-	c->ge_loss_bad_ppm = s->ge_loss_bad_ppm;
-	c->duplicate_ppm = s->duplicate_ppm;
-	c->dirs = dirs[s->direction];
-	c->seed = s->seed;
+	*c = *s;
 	return 0;
 }
 
@@ -68,51 +50,44 @@ static int seed_rngs(int fd, uint64_t seed)
 }
 
 /* Both entries of a duplicate group name the same port. */
-static int fill_dup_group(struct bpf_object *obj, const char *map, int ifindex)
+static int fill_dup_group(struct bpf_map *map, int ifindex)
 {
-	int fd = calvin_map_fd(obj, map);
 	uint32_t key, val = (uint32_t)ifindex;
+	int fd = bpf_map__fd(map);
 
-	if (fd < 0)
-		return fd;
 	for (key = 0; key < 2; key++)
 		if (bpf_map_update_elem(fd, &key, &val, BPF_ANY))
 			return -errno;
 	return 0;
 }
 
-static int impair_fill(struct bpf_object *obj, const void *arg)
+static int impair_fill(const struct calvin_vnf *vnf, const void *arg)
 {
 	const struct calvin_xdp_impair_cfg *cfg = arg;
-	int config = calvin_map_fd(obj, "calvin_impair_config");
-	int rng = calvin_map_fd(obj, "calvin_impair_rng");
+	const struct impair_bpf *skel = vnf->skel;
 	struct calvin_impair_config c;
 	uint32_t zero = 0;
 	int err;
 
-	if (config < 0 || rng < 0)
-		return -ENOENT;
 	err = impair_config(cfg->imp, &c);
 	if (!err)
-		err = seed_rngs(rng, c.seed);
+		err = seed_rngs(bpf_map__fd(skel->maps.calvin_impair_rng), c.seed);
 	if (!err)
-		err = fill_dup_group(obj, "calvin_dup_east", cfg->fwd.east_ifindex);
+		err = fill_dup_group(skel->maps.calvin_dup_east, cfg->fwd.east_ifindex);
 	if (!err)
-		err = fill_dup_group(obj, "calvin_dup_west", cfg->fwd.west_ifindex);
+		err = fill_dup_group(skel->maps.calvin_dup_west, cfg->fwd.west_ifindex);
 	if (err)
 		return err;
-	return bpf_map_update_elem(config, &zero, &c, BPF_ANY) ? -errno : 0;
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.calvin_impair_config), &zero, &c, BPF_ANY))
+		return -errno;
+	return 0;
 }
-
-static const struct calvin_vnf_ops impair_ops = {
-    .name = "impair",
-    .pins = impair_pins,
-    .fill = impair_fill,
-};
 
 int calvin_xdp_impair_attach(const struct calvin_xdp_impair_cfg *cfg)
 {
 	struct calvin_impair_config c;
+	struct impair_bpf *skel;
+	struct calvin_vnf vnf;
 	int err;
 
 	if (!cfg)
@@ -120,17 +95,27 @@ int calvin_xdp_impair_attach(const struct calvin_xdp_impair_cfg *cfg)
 	err = impair_config(cfg->imp, &c);
 	if (err)
 		return err;
-	return calvin_vnf_attach(&cfg->fwd, &impair_ops, cfg);
+	calvin_loader_quiet();
+	skel = impair_bpf__open();
+	if (!skel)
+		return -errno;
+	vnf = CALVIN_VNF_SKEL(skel, impair,
+			      { skel->maps.calvin_impair_config, CALVIN_PIN_IMPAIR_CONFIG },
+			      { skel->maps.calvin_impair_rng, CALVIN_PIN_IMPAIR_RNG });
+	vnf.fill = impair_fill;
+	err = calvin_vnf_attach(&cfg->fwd, &vnf, cfg);
+	impair_bpf__destroy(skel);
+	return err;
 }
 
-int calvin_xdp_impair_update(const char *pin_dir, const struct calvin_impair_spec *spec)
+int calvin_xdp_impair_update(const char *pin_dir, const struct calvin_impair_config *imp)
 {
 	struct calvin_impair_config c, old;
 	int config, rng, err;
 	uint32_t zero = 0;
 
 	calvin_loader_quiet();
-	err = impair_config(spec, &c);
+	err = impair_config(imp, &c);
 	if (err)
 		return err;
 	config = calvin_pinned_fd(pin_dir, CALVIN_PIN_IMPAIR_CONFIG);

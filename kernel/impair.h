@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /* Impairment VNF: types shared by impair.bpf.c, its loader impair.c and tests; the loader's API.
  *
- * Repeatable means: for the same spec (seed included) and the same frames
+ * Repeatable means: for the same settings (seed included) and the same frames
  * arriving on the same CPU in the same order, the same frames are lost and
  * duplicated. Each CPU has a PRNG (xorshift64*) of its own, seeded from
- * the spec's seed and the CPU's index, because bpf_get_prandom_u32()
+ * the seed given and the CPU's index, because bpf_get_prandom_u32()
  * cannot be seeded and a shared state would need a lock per frame. So
  * when traffic spreads over several CPUs, each CPU's sequence repeats but
  * their interleaving need not. Gilbert-Elliott's good/bad state is per CPU
@@ -18,14 +18,15 @@
 #define CALVIN_PIN_IMPAIR_CONFIG "impair_config"
 #define CALVIN_PIN_IMPAIR_RNG "impair_rng"
 
-/* Equal to enum calvin_loss_model of the chain spec. */
+/* Loss models: each frame lost with loss_ppm, or Gilbert-Elliott's two
+ * states, good and bad, each with a loss probability of its own. */
 #define CALVIN_IMPAIR_UNIFORM 0
 #define CALVIN_IMPAIR_GILBERT_ELLIOTT 1
 
 #define CALVIN_PPM 1000000U
 
-/* The one value of the impair_config array; probabilities in parts per
- * million (CALVIN_PPM is "always"). */
+/* The one value of the impair_config array, and what the loader takes;
+ * probabilities in parts per million (CALVIN_PPM is "always"). */
 struct calvin_impair_config {
 	__u32 model; /* CALVIN_IMPAIR_* */
 	__u32 loss_ppm;
@@ -58,27 +59,26 @@ static inline __u64 calvin_impair_seed_state(__u64 seed, unsigned int cpu)
 #ifndef __bpf__
 #include "loader.h"
 
-struct calvin_impair_spec; /* userspace/lib/chainspec.h */
-
 struct calvin_xdp_impair_cfg {
 	struct calvin_xdp_forward_cfg fwd; /* ports, ids, place in the node */
-	const struct calvin_impair_spec *imp;
+	const struct calvin_impair_config *imp;
 };
 
-/* Attach impair.bpf.o like the forwarder, with its config and per-CPU
+/* Attach impair.bpf.c like the forwarder, with its config and per-CPU
  * PRNGs set before it forwards anything; also pins CALVIN_PIN_IMPAIR_*.
  * Duplication sends a frame to a devmap of two entries that both name
  * the egress port (bpf_redirect_map with BPF_F_BROADCAST), so only the
  * node's last VNF for a direction duplicates (see fwd.node_index); where
  * it is not last, a frame drawn for duplication is forwarded once.
- * -EINVAL for a probability above 100% or an unknown model or direction. */
+ * -EINVAL for a probability above 100%, an unknown model, or dirs naming
+ * no direction or another bit. */
 int calvin_xdp_impair_attach(const struct calvin_xdp_impair_cfg *cfg);
 
 /* Change the probabilities, model and directions of a running impair VNF
- * (one map write). The PRNGs are reseeded only if spec->seed differs from
+ * (one map write). The PRNGs are reseeded only if imp->seed differs from
  * the seed in force, and then every CPU's Gilbert-Elliott state goes back
  * to good. */
-int calvin_xdp_impair_update(const char *pin_dir, const struct calvin_impair_spec *spec);
+int calvin_xdp_impair_update(const char *pin_dir, const struct calvin_impair_config *imp);
 #endif
 
 #endif /* CALVIN_IMPAIR_H */

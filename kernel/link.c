@@ -4,31 +4,27 @@
 #include <errno.h>
 #include <bpf/bpf.h>
 
+#include "link.skel.h"
 #include "loader_priv.h"
 
 /* Each port's partner, both ways. */
-static int link_fill(struct xdp_program *prog, int a, int b)
+static int link_fill(const struct link_bpf *skel, int a, int b)
 {
-	int fd = calvin_map_fd(xdp_program__bpf_obj(prog), "calvin_link_peer");
+	int fd = bpf_map__fd(skel->maps.calvin_link_peer);
 	__u32 ka = (__u32)a, kb = (__u32)b;
 
-	if (fd < 0)
-		return fd;
 	if (bpf_map_update_elem(fd, &ka, &kb, BPF_ANY) ||
 	    bpf_map_update_elem(fd, &kb, &ka, BPF_ANY))
 		return -errno;
 	return 0;
 }
 
-int calvin_xdp_link_attach(const char *obj_dir, int a_ifindex, int b_ifindex)
+static int link_attach(const struct link_bpf *skel, int a_ifindex, int b_ifindex)
 {
 	struct xdp_program *prog;
 	int err;
 
-	calvin_loader_quiet();
-	if (!obj_dir || a_ifindex <= 0 || b_ifindex <= 0 || a_ifindex == b_ifindex)
-		return -EINVAL;
-	prog = calvin_open_prog(obj_dir, "link", &err);
+	prog = calvin_xdp_prog(skel->obj, skel->progs.link, &err);
 	if (!prog)
 		return err;
 	/* until the map is filled, frames go to the host's stack, as before */
@@ -38,7 +34,7 @@ int calvin_xdp_link_attach(const char *obj_dir, int a_ifindex, int b_ifindex)
 	err = calvin_attach_native(prog, b_ifindex);
 	if (err)
 		goto detach_a;
-	err = link_fill(prog, a_ifindex, b_ifindex);
+	err = link_fill(skel, a_ifindex, b_ifindex);
 	if (!err)
 		goto close;
 	calvin_detach_native(prog, b_ifindex);
@@ -46,5 +42,21 @@ detach_a:
 	calvin_detach_native(prog, a_ifindex);
 close:
 	xdp_program__close(prog);
+	return err;
+}
+
+int calvin_xdp_link_attach(int a_ifindex, int b_ifindex)
+{
+	struct link_bpf *skel;
+	int err;
+
+	calvin_loader_quiet();
+	if (a_ifindex <= 0 || b_ifindex <= 0 || a_ifindex == b_ifindex)
+		return -EINVAL;
+	skel = link_bpf__open();
+	if (!skel)
+		return -errno;
+	err = link_attach(skel, a_ifindex, b_ifindex);
+	link_bpf__destroy(skel);
 	return err;
 }

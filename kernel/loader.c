@@ -14,15 +14,7 @@
 #include <sys/stat.h>
 #include <bpf/bpf.h>
 
-#include "bpf_rodata.h"
 #include "loader_priv.h"
-
-static const struct calvin_pin vnf_pins[] = {
-    {"calvin_stats", CALVIN_PIN_STATS},
-    {"calvin_ports", CALVIN_PIN_PORTS},
-    {"calvin_egress", CALVIN_PIN_EGRESS},
-    {NULL, NULL},
-};
 
 static int print_silent(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -92,18 +84,14 @@ static int if_mac(int ifindex, uint8_t mac[6])
 	return err;
 }
 
-struct xdp_program *calvin_open_prog(const char *obj_dir, const char *name, int *err)
+struct xdp_program *calvin_xdp_prog(struct bpf_object *obj, struct bpf_program *prog, int *err)
 {
-	struct xdp_program *prog;
-	char path[PATH_MAX];
+	DECLARE_LIBXDP_OPTS(xdp_program_opts, opts, .obj = obj,
+			    .prog_name = bpf_program__name(prog));
+	struct xdp_program *xdp_prog = xdp_program__create(&opts);
 
-	if (snprintf(path, sizeof(path), "%s/%s.bpf.o", obj_dir, name) >= (int)sizeof(path)) {
-		*err = -ENAMETOOLONG;
-		return NULL;
-	}
-	prog = xdp_program__open_file(path, NULL, NULL);
-	*err = (int)libxdp_get_error(prog);
-	return *err ? NULL : prog;
+	*err = (int)libxdp_get_error(xdp_prog);
+	return *err ? NULL : xdp_prog;
 }
 
 int calvin_attach_native(struct xdp_program *prog, int ifindex)
@@ -120,25 +108,19 @@ void calvin_unpin_maps(const char *pin_dir, const struct calvin_pin *pins)
 {
 	char path[PATH_MAX];
 
-	for (; pins && pins->map; pins++)
+	for (; pins->map; pins++)
 		if (snprintf(path, sizeof(path), "%s/%s", pin_dir, pins->name) < (int)sizeof(path))
 			unlink(path);
 }
 
 /* Pins left by a run that crashed are replaced, not an error. */
-int calvin_pin_maps(struct bpf_object *obj, const char *pin_dir, const struct calvin_pin *pins)
+int calvin_pin_maps(const char *pin_dir, const struct calvin_pin *pins)
 {
 	const struct calvin_pin *p;
 	char path[PATH_MAX];
-	struct bpf_map *map;
 	int err;
 
-	for (p = pins; p && p->map; p++) {
-		map = bpf_object__find_map_by_name(obj, p->map);
-		if (!map) {
-			err = -ENOENT;
-			goto unpin;
-		}
+	for (p = pins; p->map; p++) {
 		if (snprintf(path, sizeof(path), "%s/%s", pin_dir, p->name) >= (int)sizeof(path)) {
 			err = -ENAMETOOLONG;
 			goto unpin;
@@ -147,7 +129,7 @@ int calvin_pin_maps(struct bpf_object *obj, const char *pin_dir, const struct ca
 			err = -errno;
 			goto unpin;
 		}
-		err = bpf_map__pin(map, path);
+		err = bpf_map__pin(p->map, path);
 		if (err)
 			goto unpin;
 	}
@@ -156,13 +138,6 @@ int calvin_pin_maps(struct bpf_object *obj, const char *pin_dir, const struct ca
 unpin:
 	calvin_unpin_maps(pin_dir, pins);
 	return err;
-}
-
-int calvin_map_fd(struct bpf_object *obj, const char *name)
-{
-	struct bpf_map *map = bpf_object__find_map_by_name(obj, name);
-
-	return map ? bpf_map__fd(map) : -ENOENT;
 }
 
 int calvin_pinned_fd(const char *pin_dir, const char *name)
@@ -187,83 +162,74 @@ int calvin_port_entry(const struct calvin_xdp_forward_cfg *cfg, bool east, struc
 }
 
 /* One port: frames entering it leave through the other (east: entering west). */
-static int add_port(struct bpf_object *obj, const struct calvin_xdp_forward_cfg *cfg, bool east)
+static int add_port(const struct calvin_vnf *vnf, const struct calvin_xdp_forward_cfg *cfg,
+		    bool east)
 {
-	int ports = calvin_map_fd(obj, "calvin_ports"),
-	    egress = calvin_map_fd(obj, "calvin_egress");
 	uint32_t key = (uint32_t)(east ? cfg->west_ifindex : cfg->east_ifindex);
 	uint32_t out = (uint32_t)(east ? cfg->east_ifindex : cfg->west_ifindex);
 	struct calvin_port port;
 	int err;
 
-	if (ports < 0 || egress < 0)
-		return -ENOENT;
 	err = calvin_port_entry(cfg, east, &port);
 	if (err)
 		return err;
-	if (bpf_map_update_elem(egress, &port.egress_slot, &out, BPF_ANY))
+	if (bpf_map_update_elem(bpf_map__fd(vnf->egress), &port.egress_slot, &out, BPF_ANY))
 		return -errno;
-	if (bpf_map_update_elem(ports, &key, &port, BPF_ANY))
+	if (bpf_map_update_elem(bpf_map__fd(vnf->ports), &key, &port, BPF_ANY))
 		return -errno;
 	return 0;
 }
 
-int calvin_vnf_set_rodata(struct bpf_object *obj, const struct calvin_xdp_forward_cfg *cfg)
+/* Before load: which VNF this is, the probes' port, whether it forwards
+ * (the node's last) and its hop records' clock. */
+static void vnf_set_rodata(const struct calvin_vnf *vnf, const struct calvin_xdp_forward_cfg *cfg)
 {
-	uint8_t last = 0;
-	int err;
-
+	*vnf->vnf_id = cfg->vnf_id;
+	*vnf->probe_port = cfg->probe_port;
+	*vnf->last = 0;
 	if (cfg->node_count <= 1 || cfg->node_index == cfg->node_count - 1)
-		last = 1 << CALVIN_DIR_FWD | 1 << CALVIN_DIR_REV;
-	err = calvin_bpf_set_rodata(obj, "vnf_id", &cfg->vnf_id, sizeof(cfg->vnf_id));
-	if (!err)
-		err = calvin_bpf_set_rodata(obj, "probe_port", &cfg->probe_port,
-					    sizeof(cfg->probe_port));
-	if (!err)
-		err = calvin_bpf_set_rodata(obj, "calvin_last", &last, sizeof(last));
-	if (!err)
-		err = calvin_bpf_set_rodata(obj, "calvin_clock", &cfg->clock, sizeof(cfg->clock));
-	return err;
+		*vnf->last = 1 << CALVIN_DIR_FWD | 1 << CALVIN_DIR_REV;
+	*vnf->clock = cfg->clock;
 }
 
-static int vnf_fill_ports(struct bpf_object *obj, const struct calvin_xdp_forward_cfg *cfg)
+static int vnf_fill_ports(const struct calvin_vnf *vnf, const struct calvin_xdp_forward_cfg *cfg)
 {
 	int err;
 
-	err = add_port(obj, cfg, true);
+	err = add_port(vnf, cfg, true);
 	if (err)
 		return err;
-	return add_port(obj, cfg, false);
+	return add_port(vnf, cfg, false);
 }
 
-int calvin_vnf_attach(const struct calvin_xdp_forward_cfg *cfg, const struct calvin_vnf_ops *ops,
+int calvin_vnf_attach(const struct calvin_xdp_forward_cfg *cfg, const struct calvin_vnf *vnf,
 		      const void *arg)
 {
+	const struct calvin_pin vnf_pins[] = {
+		{ vnf->stats, CALVIN_PIN_STATS },
+		{ vnf->ports, CALVIN_PIN_PORTS },
+		{ vnf->egress, CALVIN_PIN_EGRESS },
+		{ NULL, NULL },
+	};
 	struct xdp_program *prog;
-	struct bpf_object *obj;
 	int err;
 
-	calvin_loader_quiet();
-	if (!cfg || !cfg->obj_dir || !cfg->pin_dir || cfg->west_ifindex <= 0 ||
-	    cfg->east_ifindex <= 0 || cfg->west_ifindex == cfg->east_ifindex ||
+	if (!cfg || !cfg->pin_dir || cfg->west_ifindex <= 0 || cfg->east_ifindex <= 0 ||
+	    cfg->west_ifindex == cfg->east_ifindex ||
 	    (cfg->node_count > 1 && cfg->node_index >= cfg->node_count))
 		return -EINVAL;
 	err = calvin_mkdir_p(cfg->pin_dir);
 	if (err)
 		return err;
-	prog = calvin_open_prog(cfg->obj_dir, ops->name, &err);
+	vnf_set_rodata(vnf, cfg);
+	prog = calvin_xdp_prog(vnf->obj, vnf->prog, &err);
 	if (!prog)
 		return err;
-	obj = xdp_program__bpf_obj(prog);
-	err = calvin_vnf_set_rodata(obj, cfg);
 	/* The dispatcher runs lower priorities first. A priority belongs to the
 	 * program, not to the interface, and cannot change once the program
 	 * is loaded (at the first attach): so the order is chain order on
 	 * both ports, for frames going either way. */
-	if (!err)
-		err = xdp_program__set_run_prio(prog, 10 + cfg->node_index);
-	if (!err && ops->configure)
-		err = ops->configure(obj, arg);
+	err = xdp_program__set_run_prio(prog, 10 + cfg->node_index);
 	if (err)
 		goto close;
 
@@ -276,14 +242,14 @@ int calvin_vnf_attach(const struct calvin_xdp_forward_cfg *cfg, const struct cal
 	err = calvin_attach_native(prog, cfg->east_ifindex);
 	if (err)
 		goto detach_west;
-	err = ops->fill ? ops->fill(obj, arg) : 0;
+	err = vnf->fill ? vnf->fill(vnf, arg) : 0;
 	if (!err)
-		err = vnf_fill_ports(obj, cfg);
+		err = vnf_fill_ports(vnf, cfg);
 	if (!err)
-		err = calvin_pin_maps(obj, cfg->pin_dir, vnf_pins);
+		err = calvin_pin_maps(cfg->pin_dir, vnf_pins);
 	if (err)
 		goto detach_east;
-	err = calvin_pin_maps(obj, cfg->pin_dir, ops->pins);
+	err = calvin_pin_maps(cfg->pin_dir, vnf->pins);
 	if (err)
 		goto unpin;
 	goto close;
@@ -295,7 +261,8 @@ detach_east:
 detach_west:
 	calvin_detach_native(prog, cfg->west_ifindex);
 close:
-	/* Attached programs stay: the kernel (or libxdp's dispatcher) holds them. */
+	/* Attached programs stay: the kernel (or libxdp's dispatcher) holds
+	 * them. The object is the skeleton's, which its caller destroys. */
 	xdp_program__close(prog);
 	return err;
 }

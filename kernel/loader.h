@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /* Loader of the XDP VNFs (libxdp), linked into the calvin controller.
  *
+ * The programs are built into it: each loader embeds its NAME.bpf.o as a
+ * BPF skeleton (bpftool gen skeleton), so nothing here opens a file,
+ * except the hand-over program's loader (see below) and the dispatcher
+ * check, which opens libxdp's own object.
+ *
  * The caller has entered the node's network namespace (setns) and bpffs is
  * mounted at /sys/fs/bpf. Every function returns 0 or -errno and prints
  * nothing: libbpf's and libxdp's own messages are silenced, and the caller
@@ -19,12 +24,7 @@
 
 #include "calvin_xdp.h"
 
-struct calvin_acl_spec; /* userspace/lib/chainspec.h */
-struct calvin_router_spec;
-struct calvin_vnf_spec;
-
 struct calvin_xdp_forward_cfg {
-	const char *obj_dir; /* directory holding forward.bpf.o etc. (build/kernel) */
 	const char *pin_dir; /* e.g. /sys/fs/bpf/calvin/CHAIN/VNF: created, maps pinned here */
 	uint16_t vnf_id;
 	uint16_t probe_port;
@@ -47,28 +47,57 @@ struct calvin_xdp_forward_cfg {
 /* Every two-port kernel VNF (forward, acl, router, ratelimit, impair) takes
  * these fields; its own settings come beside them in its cfg. */
 
-/* Attach forward.bpf.o to both ports (native mode, through libxdp: its
+/* Attach forward.bpf.c to both ports (native mode, through libxdp: its
  * dispatcher where the kernel allows it, else a single legacy program),
  * fill its port table and devmap, and pin its maps (CALVIN_PIN_*) under
  * pin_dir. */
 int calvin_xdp_forward_attach(const struct calvin_xdp_forward_cfg *cfg);
 
-struct calvin_xdp_acl_cfg {
-	struct calvin_xdp_forward_cfg fwd; /* ports, ids, place on the node */
-	const struct calvin_acl_spec *acl;
+/* An IPv4 or IPv6 prefix, as the acl and router loaders take it. */
+struct calvin_xdp_prefix {
+	uint8_t family;	  /* CALVIN_FAMILY_*; ANY (length 0) matches any address */
+	uint8_t len;	  /* prefix length in bits */
+	uint8_t addr[16]; /* network byte order; IPv4 in the first 4 bytes; host bits ignored */
 };
 
-/* Attach acl.bpf.o like the forwarder, with the rules compiled into its maps
- * before it forwards anything; also pins CALVIN_PIN_ACL_*. -E2BIG if the
- * spec has more than CALVIN_ACL_MAX_RULES rules, -EINVAL for a rule the
- * program cannot express (a prefix longer than its family allows). */
+/* Inclusive port range; 0-65535 matches any port. */
+struct calvin_xdp_port_range {
+	uint16_t lo, hi;
+};
+
+/* One acl rule: the first rule that matches decides. A rule with a port
+ * range narrower than 0-65535 only matches TCP and UDP. */
+struct calvin_xdp_acl_rule {
+	struct calvin_xdp_prefix src, dst; /* of one family, or either any */
+	struct calvin_xdp_port_range sport, dport;
+	uint8_t proto;	/* IPPROTO_*, 0 = any */
+	uint8_t action; /* CALVIN_XDP_ACL_* */
+};
+
+/* An acl's rules, and its action where none matches. */
+struct calvin_xdp_acl {
+	uint32_t default_action; /* CALVIN_XDP_ACL_* */
+	uint32_t nr_rules;
+	struct calvin_xdp_acl_rule rules[CALVIN_XDP_ACL_MAX_RULES];
+};
+
+struct calvin_xdp_acl_cfg {
+	struct calvin_xdp_forward_cfg fwd; /* ports, ids, place on the node */
+	const struct calvin_xdp_acl *acl;
+};
+
+/* Attach acl.bpf.c like the forwarder, with the rules compiled into its maps
+ * before it forwards anything; also pins CALVIN_PIN_ACL_*. -E2BIG for more
+ * than CALVIN_XDP_ACL_MAX_RULES rules, -EINVAL for a rule the program
+ * cannot express (a prefix longer than its family allows, src and dst of
+ * two families, a range whose lo is above its hi) or an unknown action. */
 int calvin_xdp_acl_attach(const struct calvin_xdp_acl_cfg *cfg);
 
 /* Replace the rules of a running acl VNF. The new set is written beside the
  * one in use and switched to with one 4-byte write, so every packet sees
  * either the whole old set or the whole new one. Hit counters of the new set
  * start at 0. Two updates must not race each other (one controller). */
-int calvin_xdp_acl_update(const char *pin_dir, const struct calvin_acl_spec *acl);
+int calvin_xdp_acl_update(const char *pin_dir, const struct calvin_xdp_acl *acl);
 
 /* Hits of the rule set in use, summed over CPUs: hits[i] for rule i (n at
  * most CALVIN_ACL_MAX_RULES; rules past the set's end read 0) and the
@@ -76,25 +105,37 @@ int calvin_xdp_acl_update(const char *pin_dir, const struct calvin_acl_spec *acl
 int calvin_xdp_acl_read_hits(const char *pin_dir, uint64_t *hits, unsigned int n,
 			     uint64_t *default_hits);
 
-struct calvin_xdp_router_cfg {
-	struct calvin_xdp_forward_cfg fwd; /* must be the node's last: see below */
-	const struct calvin_router_spec *router;
+/* A route sends a prefix out of one of the router's two ports, or drops
+ * it; the longest prefix that matches decides, and none: dropped. */
+struct calvin_xdp_route {
+	struct calvin_xdp_prefix prefix; /* family any: the default route of both families */
+	uint32_t via;			 /* CALVIN_XDP_VIA_* */
 };
 
-/* Attach router.bpf.o with the routes loaded into its LPM tries; also pins
+struct calvin_xdp_routes {
+	uint32_t nr_routes;
+	struct calvin_xdp_route routes[CALVIN_XDP_ROUTER_MAX_ROUTES];
+};
+
+struct calvin_xdp_router_cfg {
+	struct calvin_xdp_forward_cfg fwd; /* must be the node's last: see below */
+	const struct calvin_xdp_routes *router;
+};
+
+/* Attach router.bpf.c with the routes loaded into its LPM tries; also pins
  * CALVIN_PIN_ROUTES4/6 and CALVIN_PIN_ROUTER_VIA. A router picks the egress
  * port itself, so it must be the node's last kernel VNF (the one that
- * forwards): otherwise -EINVAL. -E2BIG beyond CALVIN_ROUTER_MAX_ROUTES
+ * forwards): otherwise -EINVAL. -E2BIG beyond CALVIN_XDP_ROUTER_MAX_ROUTES
  * routes, -EINVAL for a bad prefix or via. */
 int calvin_xdp_router_attach(const struct calvin_xdp_router_cfg *cfg);
 
 /* Replace the routes of a running router: new and changed prefixes are
- * written first, then prefixes no longer in spec are deleted, so a prefix
- * present before and after never misses. */
-int calvin_xdp_router_update(const char *pin_dir, const struct calvin_router_spec *spec);
+ * written first, then prefixes no longer among the routes are deleted, so
+ * a prefix present before and after never misses. */
+int calvin_xdp_router_update(const char *pin_dir, const struct calvin_xdp_routes *routes);
 
 struct calvin_xdp_reflect_cfg {
-	const char *obj_dir, *pin_dir;
+	const char *pin_dir;
 	uint16_t probe_port;
 	int ifindex;
 	/* false: bounce only probes, pass the rest to the node's stack (the
@@ -103,17 +144,19 @@ struct calvin_xdp_reflect_cfg {
 	bool all;
 };
 
-/* Attach reflect.bpf.o to ifindex in the mode cfg->all says and pin its
+/* Attach reflect.bpf.c to ifindex in the mode cfg->all says and pin its
  * stats under pin_dir. */
 int calvin_xdp_reflect_attach(const struct calvin_xdp_reflect_cfg *cfg);
 
-/* Attach pass.bpf.o to ifindex (see kernel/pass.bpf.c for why); nothing if
+/* Attach pass.bpf.c to ifindex (see kernel/pass.bpf.c for why); nothing if
  * a hand-over program is there already, which does the same. */
-int calvin_xdp_pass_attach(const char *obj_dir, int ifindex);
+int calvin_xdp_pass_attach(int ifindex);
 
 /* The hand-over program of a user VNF's port (kernel/handover.bpf.c,
  * handover.h), for calvin-vnf: unlike the functions above, these use libbpf
- * alone and need no bpffs. */
+ * alone and need no bpffs. Its object stays a file, handover.bpf.o: DPDK's
+ * af_xdp PMD loads it by path, and the af_packet ports attach the same file,
+ * so that both kinds of port always run the same program. */
 struct calvin_handover_cfg;
 
 /* Attach the program of obj_path (a handover.bpf.o) to ifindex in native
@@ -130,10 +173,10 @@ int calvin_handover_attached(int ifindex);
 /* Detach ifindex's hand-over program, if it still has one; 0 if not. */
 int calvin_handover_detach(int ifindex);
 
-/* Link two ports on the host (libvirt backend): attach link.bpf.o to both,
+/* Link two ports on the host (libvirt backend): attach link.bpf.c to both,
  * in the current network namespace, so that every frame arriving on one
  * leaves by the other. Removed with calvin_xdp_detach_all() on each. */
-int calvin_xdp_link_attach(const char *obj_dir, int a_ifindex, int b_ifindex);
+int calvin_xdp_link_attach(int a_ifindex, int b_ifindex);
 
 /* Can several XDP programs share an interface here (libxdp's dispatcher)?
  * 1 or 0, probed once the way libxdp does (load an extension program,

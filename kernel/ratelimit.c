@@ -6,27 +6,21 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "chainspec.h"
 #include "loader_priv.h"
 #include "ratelimit.h"
+#include "ratelimit.skel.h"
 
 #define NSEC_PER_SEC 1000000000ULL
-
-static const struct calvin_pin ratelimit_pins[] = {
-    {"calvin_rl_config", CALVIN_PIN_RL_CONFIG},
-    {"calvin_rl_flows", CALVIN_PIN_RL_FLOWS},
-    {NULL, NULL},
-};
 
 static uint64_t at_least(uint64_t v, uint64_t min)
 {
 	return v > min ? v : min;
 }
 
-/* The spec as the program reads it: defaults filled in (as chainspec.h
- * documents them, in case the caller built the spec by hand), and checked
- * so the program's 64-bit arithmetic cannot overflow. */
-static int ratelimit_config(const struct calvin_ratelimit_spec *s, struct calvin_rl_config *c)
+/* The rates as the program reads them: the default bursts filled in (see
+ * ratelimit.h), and checked so the program's 64-bit arithmetic cannot
+ * overflow. */
+static int ratelimit_config(const struct calvin_rl_config *s, struct calvin_rl_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	if (!s || (!s->pps && !s->bytes_per_sec))
@@ -54,45 +48,46 @@ static int write_config(int fd, const struct calvin_rl_config *c)
 	return bpf_map_update_elem(fd, &zero, c, BPF_ANY) ? -errno : 0;
 }
 
-static int ratelimit_fill(struct bpf_object *obj, const void *arg)
+static int ratelimit_fill(const struct calvin_vnf *vnf, const void *arg)
 {
-	struct calvin_rl_config c;
-	int fd = calvin_map_fd(obj, "calvin_rl_config");
-	int err;
+	const struct ratelimit_bpf *skel = vnf->skel;
 
-	if (fd < 0)
-		return fd;
-	err = ratelimit_config(arg, &c);
-	return err ? err : write_config(fd, &c);
+	return write_config(bpf_map__fd(skel->maps.calvin_rl_config), arg);
 }
-
-static const struct calvin_vnf_ops ratelimit_ops = {
-    .name = "ratelimit",
-    .pins = ratelimit_pins,
-    .fill = ratelimit_fill,
-};
 
 int calvin_xdp_ratelimit_attach(const struct calvin_xdp_ratelimit_cfg *cfg)
 {
+	struct ratelimit_bpf *skel;
 	struct calvin_rl_config c;
+	struct calvin_vnf vnf;
 	int err;
 
 	if (!cfg)
 		return -EINVAL;
-	/* Check before anything is attached, not only in fill. */
+	/* Checked and completed before anything is attached. */
 	err = ratelimit_config(cfg->rl, &c);
 	if (err)
 		return err;
-	return calvin_vnf_attach(&cfg->fwd, &ratelimit_ops, cfg->rl);
+	calvin_loader_quiet();
+	skel = ratelimit_bpf__open();
+	if (!skel)
+		return -errno;
+	vnf =
+	    CALVIN_VNF_SKEL(skel, ratelimit, { skel->maps.calvin_rl_config, CALVIN_PIN_RL_CONFIG },
+			    { skel->maps.calvin_rl_flows, CALVIN_PIN_RL_FLOWS });
+	vnf.fill = ratelimit_fill;
+	err = calvin_vnf_attach(&cfg->fwd, &vnf, &c);
+	ratelimit_bpf__destroy(skel);
+	return err;
 }
 
-int calvin_xdp_ratelimit_update(const char *pin_dir, const struct calvin_ratelimit_spec *spec)
+int calvin_xdp_ratelimit_update(const char *pin_dir, const struct calvin_rl_config *rl)
 {
 	struct calvin_rl_config c;
 	int fd, err;
 
 	calvin_loader_quiet();
-	err = ratelimit_config(spec, &c);
+	err = ratelimit_config(rl, &c);
 	if (err)
 		return err;
 	fd = calvin_pinned_fd(pin_dir, CALVIN_PIN_RL_CONFIG);

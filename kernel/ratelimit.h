@@ -19,19 +19,21 @@
  * forgotten beyond that (and starts again with a full bucket). */
 #define CALVIN_RL_MAX_FLOWS 65536
 
-/* Equal to enum calvin_rl_scope of the chain spec. */
+/* One bucket for the VNF, or one per flow (5-tuple). */
 #define CALVIN_XDP_RL_PER_VNF 0
 #define CALVIN_XDP_RL_PER_FLOW 1
 
-/* The one value of the rl_config array. The loader fills in the spec's
- * defaults, so the bursts are never 0 where the rate is set. A rate of 0
- * leaves that dimension unlimited. Bytes are Ethernet frame bytes (no FCS). */
+/* The one value of the rl_config array, and what the loader takes. A rate
+ * of 0 leaves that dimension unlimited. Given to the loader, a burst of 0
+ * is the default (rate / 100, at least 1 packet or 1514 bytes), which it
+ * fills in: in the map the bursts are never 0 where the rate is set. Bytes
+ * are Ethernet frame bytes (no FCS). */
 struct calvin_rl_config {
 	__u64 pps;
 	__u64 bytes_per_sec;
 	__u64 burst_packets;
 	__u64 burst_bytes;
-	__u32 per; /* CALVIN_RL_PER_* */
+	__u32 per; /* CALVIN_XDP_RL_PER_* */
 	__u32 pad;
 };
 
@@ -55,26 +57,24 @@ struct calvin_rl_flow {
 #ifndef __bpf__
 #include "loader.h"
 
-struct calvin_ratelimit_spec; /* userspace/lib/chainspec.h */
-
 struct calvin_xdp_ratelimit_cfg {
 	struct calvin_xdp_forward_cfg fwd; /* ports, ids, place in the node */
-	const struct calvin_ratelimit_spec *rl;
+	const struct calvin_rl_config *rl;
 };
 
-/* Attach ratelimit.bpf.o like the forwarder, with the rates in its config
+/* Attach ratelimit.bpf.c like the forwarder, with the rates in its config
  * map before it forwards anything; also pins CALVIN_PIN_RL_*. -EINVAL for
- * a spec with no rate at all, -ERANGE for a burst whose length in ns does
- * not fit in 64 bits. */
+ * no rate at all or an unknown per, -ERANGE for more than 10^9 pps or a
+ * burst whose length in ns does not fit in 64 bits. */
 int calvin_xdp_ratelimit_attach(const struct calvin_xdp_ratelimit_cfg *cfg);
 
 /* Change the rates and bursts of a running ratelimit VNF with one map
  * write. Buckets are kept, not refilled: an empty bucket stays empty and
  * refills at the new rate; one owing more than the new burst is empty;
  * what a bucket owes is kept as time (ns until it is full again). Switching
- * spec->per between vnf and flow is allowed: the other kind of bucket
+ * rl->per between vnf and flow is allowed: the other kind of bucket
  * starts full. */
-int calvin_xdp_ratelimit_update(const char *pin_dir, const struct calvin_ratelimit_spec *spec);
+int calvin_xdp_ratelimit_update(const char *pin_dir, const struct calvin_rl_config *rl);
 #endif
 
 #endif /* CALVIN_RATELIMIT_H */

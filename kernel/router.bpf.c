@@ -23,9 +23,9 @@
 
 #include "vnf_tail.bpf.h"
 
-/* Room for two whole route tables (2 x CALVIN_ROUTER_MAX_ROUTES): a live
- * update adds the new routes before it deletes the old ones. */
-#define ROUTER_TRIE_SIZE 512
+/* Room for two whole route tables: a live update adds the new routes
+ * before it deletes the old ones. */
+#define ROUTER_TRIE_SIZE (2 * CALVIN_XDP_ROUTER_MAX_ROUTES)
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LPM_TRIE);

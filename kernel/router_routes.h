@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* Routes from chain spec to router.bpf.c's LPM tries: check, key, and bring a trie to spec.
+/* Routes (struct calvin_xdp_routes, loader.h) to router.bpf.c's LPM tries: check, key, and
+ * bring a trie to the routes given.
  *
  * Header-only so the BPF tests (which do not link the loader) fill the
  * tries exactly as the loader does, live updates included.
@@ -11,15 +12,10 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <bpf/bpf.h>
 
 #include "calvin_xdp.h"
-#include "chainspec.h"
-
-_Static_assert(CALVIN_XDP_VIA_WEST == CALVIN_VIA_WEST && CALVIN_XDP_VIA_EAST == CALVIN_VIA_EAST &&
-		   CALVIN_XDP_VIA_DROP == CALVIN_VIA_DROP,
-	       "via is passed through as it is");
+#include "loader.h"
 
 /* Big enough for either family's key; keys are compared whole. */
 union calvin_lpm_key {
@@ -29,7 +25,8 @@ union calvin_lpm_key {
 
 /* The key of prefix p in the IPv4 (v6 false) or IPv6 trie, host bits
  * cleared, so one prefix has one key however it was written. */
-static inline void router_route_key(const struct calvin_prefix *p, bool v6, union calvin_lpm_key *k)
+static inline void router_route_key(const struct calvin_xdp_prefix *p, bool v6,
+				    union calvin_lpm_key *k)
 {
 	unsigned int i, len = p->family ? p->len : 0;
 	uint8_t *addr = v6 ? k->v6.addr : k->v4.addr;
@@ -43,76 +40,77 @@ static inline void router_route_key(const struct calvin_prefix *p, bool v6, unio
 	}
 }
 
-/* Which tries a route goes into: family 0 (any, length 0) into both. */
-static inline bool router_in_trie(const struct calvin_route *r, bool v6)
+/* Which tries a route goes into: family any (length 0) into both. */
+static inline bool router_in_trie(const struct calvin_xdp_route *r, bool v6)
 {
-	return r->prefix.family == 0 || r->prefix.family == (v6 ? AF_INET6 : AF_INET);
+	return r->prefix.family == CALVIN_FAMILY_ANY ||
+	       r->prefix.family == (v6 ? CALVIN_FAMILY_IPV6 : CALVIN_FAMILY_IPV4);
 }
 
-static inline int calvin_router_check(const struct calvin_router_spec *spec)
+static inline int calvin_router_check(const struct calvin_xdp_routes *routes)
 {
-	const struct calvin_route *r;
+	const struct calvin_xdp_route *r;
 	unsigned int i;
 
-	if (!spec)
+	if (!routes)
 		return -EINVAL;
-	if (spec->nr_routes > CALVIN_ROUTER_MAX_ROUTES)
+	if (routes->nr_routes > CALVIN_XDP_ROUTER_MAX_ROUTES)
 		return -E2BIG;
-	for (i = 0; i < spec->nr_routes; i++) {
-		r = &spec->routes[i];
-		if (r->via != CALVIN_VIA_WEST && r->via != CALVIN_VIA_EAST &&
-		    r->via != CALVIN_VIA_DROP)
+	for (i = 0; i < routes->nr_routes; i++) {
+		r = &routes->routes[i];
+		if (r->via != CALVIN_XDP_VIA_WEST && r->via != CALVIN_XDP_VIA_EAST &&
+		    r->via != CALVIN_XDP_VIA_DROP)
 			return -EINVAL;
-		if (r->prefix.family == 0	   ? r->prefix.len != 0
-		    : r->prefix.family == AF_INET  ? r->prefix.len > 32
-		    : r->prefix.family == AF_INET6 ? r->prefix.len > 128
-						   : true)
+		if (r->prefix.family == CALVIN_FAMILY_ANY    ? r->prefix.len != 0
+		    : r->prefix.family == CALVIN_FAMILY_IPV4 ? r->prefix.len > 32
+		    : r->prefix.family == CALVIN_FAMILY_IPV6 ? r->prefix.len > 128
+							     : true)
 			return -EINVAL;
 	}
 	return 0;
 }
 
-static inline bool router_wanted(const struct calvin_router_spec *spec, bool v6,
+static inline bool router_wanted(const struct calvin_xdp_routes *routes, bool v6,
 				 const union calvin_lpm_key *k)
 {
 	union calvin_lpm_key want;
 	unsigned int i;
 
-	for (i = 0; i < spec->nr_routes; i++) {
-		if (!router_in_trie(&spec->routes[i], v6))
+	for (i = 0; i < routes->nr_routes; i++) {
+		if (!router_in_trie(&routes->routes[i], v6))
 			continue;
-		router_route_key(&spec->routes[i].prefix, v6, &want);
+		router_route_key(&routes->routes[i].prefix, v6, &want);
 		if (!memcmp(&want, k, sizeof(want)))
 			return true;
 	}
 	return false;
 }
 
-/* Bring one trie to spec: add or replace first, then delete the rest, so a
+/* Bring one trie to the routes given: add or replace first, then delete the rest, so a
  * prefix in both the old and the new routes is never missing. */
-static inline int router_sync_trie(int fd, const struct calvin_router_spec *spec, bool v6)
+static inline int router_sync_trie(int fd, const struct calvin_xdp_routes *routes, bool v6)
 {
 	union calvin_lpm_key k, next, *stale;
 	unsigned int i, nr_stale = 0;
 	uint32_t via;
 	int err = 0;
 
-	for (i = 0; i < spec->nr_routes; i++) {
-		if (!router_in_trie(&spec->routes[i], v6))
+	for (i = 0; i < routes->nr_routes; i++) {
+		if (!router_in_trie(&routes->routes[i], v6))
 			continue;
-		router_route_key(&spec->routes[i].prefix, v6, &k);
-		via = (uint32_t)spec->routes[i].via;
+		router_route_key(&routes->routes[i].prefix, v6, &k);
+		via = routes->routes[i].via;
 		if (bpf_map_update_elem(fd, &k, &via, BPF_ANY))
 			return -errno;
 	}
 	/* Collect before deleting: deleting while walking can skip keys. */
-	stale = calloc(CALVIN_ROUTER_MAX_ROUTES * 2, sizeof(*stale));
+	stale = calloc(CALVIN_XDP_ROUTER_MAX_ROUTES * 2, sizeof(*stale));
 	if (!stale)
 		return -ENOMEM;
 	memset(&next, 0, sizeof(next));
 	for (i = 0; !bpf_map_get_next_key(fd, i ? &k : NULL, &next); i++) {
 		k = next;
-		if (!router_wanted(spec, v6, &k) && nr_stale < CALVIN_ROUTER_MAX_ROUTES * 2)
+		if (!router_wanted(routes, v6, &k) && nr_stale < CALVIN_XDP_ROUTER_MAX_ROUTES * 2)
 			stale[nr_stale++] = k;
 	}
 	for (i = 0; i < nr_stale; i++)
@@ -124,14 +122,14 @@ static inline int router_sync_trie(int fd, const struct calvin_router_spec *spec
 	return err;
 }
 
-static inline int calvin_router_write(int fd4, int fd6, const struct calvin_router_spec *spec)
+static inline int calvin_router_write(int fd4, int fd6, const struct calvin_xdp_routes *routes)
 {
-	int err = calvin_router_check(spec);
+	int err = calvin_router_check(routes);
 
 	if (!err)
-		err = router_sync_trie(fd4, spec, false);
+		err = router_sync_trie(fd4, routes, false);
 	if (!err)
-		err = router_sync_trie(fd6, spec, true);
+		err = router_sync_trie(fd6, routes, true);
 	return err;
 }
 

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # Builds a VNF guest from Debian packages and calvin's build: the Debian
 # kernel (downloaded and unpacked, never installed on the host) and an
-# initramfs with busybox, the modules the guest needs, calvin-agent,
-# calvin-vnf, the XDP objects and exactly the shared objects they load.
+# initramfs with busybox, the modules the guest needs, calvin-agent (the
+# kernel VNFs' programs built in), calvin-vnf and its hand-over XDP object,
+# and exactly the shared objects they load.
 # Same inputs, same bytes: files sorted, owners 0, times SOURCE_DATE_EPOCH.
 #
 #   mkimage.sh KERNEL OUT BUILD    KERNEL: cloud | rt; OUT: output directory;
@@ -17,7 +18,7 @@ pmds=/usr/lib/$arch/dpdk/pmds-23.0
 
 die() { echo "mkimage: $*" >&2; exit 2; }
 case $flavour in cloud | rt) ;; *) die "KERNEL=$flavour: expected cloud or rt" ;; esac
-for f in calvin-agent calvin-vnf kernel/forward.bpf.o; do
+for f in calvin-agent calvin-vnf kernel/handover.bpf.o; do
 	[ -e "$build/$f" ] || die "$build/$f missing: run make build first"
 done
 for t in busybox cpio zstd depmod modprobe llvm-strip; do
@@ -91,9 +92,10 @@ libs_of() { ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { p
 # three net PMDs calvin uses.
 cp "$build/calvin-agent" "$build/calvin-vnf" "$root/usr/lib/calvin/"
 strip --strip-unneeded "$root/usr/lib/calvin/calvin-agent" "$root/usr/lib/calvin/calvin-vnf"
-cp "$build"/kernel/*.bpf.o "$root/usr/lib/calvin/kernel/"
+# calvin-vnf's hand-over program, which DPDK's af_xdp PMD loads by path.
 # DWARF names the build directory; BTF, which libbpf needs, stays.
-llvm-strip -g "$root"/usr/lib/calvin/kernel/*.bpf.o
+cp "$build/kernel/handover.bpf.o" "$root/usr/lib/calvin/kernel/"
+llvm-strip -g "$root/usr/lib/calvin/kernel/handover.bpf.o"
 objs=("$build/calvin-agent" "$build/calvin-vnf")
 for d in bus_pci bus_vdev mempool_ring net_af_xdp net_af_packet net_virtio; do
 	copy_path "$pmds/librte_$d.so.23.0"

@@ -27,12 +27,13 @@
  * Uniqueness of (key, nonce) rests on the keys, not on seq alone: seq
  * starts at 1 again whenever a VNF starts. So the key and the salt are not
  * the key file's: each security association (one SPI, one direction) of
- * each deployment derives its own from the key file's long-term key with
- * HKDF-SHA256, salted with a random value made at `calvin up`, over the
- * chain, the SPI and the direction (calvin_sa_derive() in
- * userspace/lib/aead.h). Within an SA, seq never repeats; two SAs or two
- * deployments never share a key. A packet from an earlier deployment fails
- * the tag, whatever its seq.
+ * each deployment, in each epoch (each start of its two VNFs), has its own,
+ * derived by calvin from the key file's long-term key with HKDF-SHA256,
+ * salted with a random value made at `calvin up`, over the chain, the SPI,
+ * the direction and the epoch (calvin_sa_derive() in userspace/lib/aead.h).
+ * VNFs get only their own SAs' keys. Within an SA and epoch, seq never
+ * repeats; two SAs, deployments or epochs never share a key. A packet from
+ * an earlier deployment or epoch fails the tag, whatever its seq.
  */
 #ifndef CALVIN_CRYPT_H
 #define CALVIN_CRYPT_H

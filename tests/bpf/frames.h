@@ -20,9 +20,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf_rodata.h"
 #include "calvin_xdp.h"
-#include "telemetry.h"
+#include "measure/measure.h"
 
 #define TEST_PROBE_PORT 7357
 #define TEST_APP_PORT 9000
@@ -184,48 +183,48 @@ static inline int print_silent(enum libbpf_print_level level, const char *fmt, v
 	return 0;
 }
 
-/* Open and load build/kernel/NAME.bpf.o with probe_port (and vnf_id if
- * non-negative) set. Exits 77 with one line if BPF cannot be loaded here. */
-static inline struct bpf_object *load_or_skip(const char *name, int vnf_id)
+/* Exits 77 with one line if BPF programs cannot be loaded here. */
+static inline void bpf_test_needs_root(void)
 {
-	uint16_t port = TEST_PROBE_PORT, id = (uint16_t)vnf_id;
-	struct bpf_object *obj;
-	char path[256];
-	int err;
-
 	libbpf_set_print(print_silent);
-	snprintf(path, sizeof(path), "build/kernel/%s.bpf.o", name);
 	if (geteuid() != 0) {
 		printf("needs root to load BPF programs (BPF_PROG_TEST_RUN)\n");
 		exit(77);
 	}
-	obj = bpf_object__open_file(path, NULL);
-	if (!obj) {
-		printf("cannot open %s: %s (run from the repo root after make build)\n", path,
-		       strerror(errno));
-		exit(1);
-	}
-	if (calvin_bpf_set_rodata(obj, "probe_port", &port, sizeof(port)) ||
-	    (vnf_id >= 0 && calvin_bpf_set_rodata(obj, "vnf_id", &id, sizeof(id)))) {
-		printf("%s has no probe_port/vnf_id globals\n", path);
-		exit(1);
-	}
-	err = bpf_object__load(obj);
+}
+
+/* skel = NAME_bpf__open(): the skeleton of build/kernel/NAME.bpf.o
+ * (NAME.skel.h), the program as calvin embeds it. Exits 1 if it cannot. */
+#define SKEL_OPEN(skel, name)                                                                      \
+	do {                                                                                       \
+		bpf_test_needs_root();                                                             \
+		(skel) = name##_bpf__open();                                                       \
+		if (!(skel)) {                                                                     \
+			printf("cannot open the skeleton of %s.bpf.o: %s\n", #name,                \
+			       strerror(errno));                                                   \
+			exit(1);                                                                   \
+		}                                                                                  \
+	} while (0)
+
+static inline void skel_loaded_or_skip(const char *name, int err)
+{
 	if (err) {
-		printf("cannot load BPF program %s here: %s\n", path, strerror(-err));
+		printf("cannot load BPF program %s here: %s\n", name, strerror(-err));
 		exit(77);
 	}
-	return obj;
 }
 
-static inline int map_fd_of(struct bpf_object *obj, const char *name)
-{
-	struct bpf_map *map = bpf_object__find_map_by_name(obj, name);
+/* Load an opened skeleton; exits 77 with the reason if the kernel refuses. */
+#define SKEL_LOAD(skel, name) skel_loaded_or_skip(#name, name##_bpf__load(skel))
 
-	if (!map)
-		abort();
-	return bpf_map__fd(map);
-}
+/* Open and load a two-port VNF's skeleton with probe_port and vnf_id set. */
+#define SKEL_OPEN_LOAD_VNF(skel, name, id)                                                         \
+	do {                                                                                       \
+		SKEL_OPEN(skel, name);                                                             \
+		(skel)->rodata->probe_port = TEST_PROBE_PORT;                                      \
+		(skel)->rodata->vnf_id = (id);                                                     \
+		SKEL_LOAD(skel, name);                                                             \
+	} while (0)
 
 /* Run the program once on a frame entering on ifindex; the frame is
  * rewritten in place. Returns the verdict, or -errno if the kernel refused

@@ -2,52 +2,54 @@
 /* BPF_PROG_TEST_RUN tests of the ACL VNF (kernel/acl.bpf.c), table-driven, with its rule compiler.
  */
 #include "vnf_test.h"
+#include "acl.skel.h"
 #include "acl_rules.h"
 
 #define HIT_DEFAULT -1
 #define HIT_NONE -2 /* never reaches the rules */
 
 static struct {
+	struct acl_bpf *skel;
 	struct vnf_test t;
 	struct calvin_acl_maps m;
 } T;
 
-static struct calvin_acl_spec spec;
+static struct calvin_xdp_acl spec;
 
-static struct calvin_acl_rule rule(enum calvin_acl_action action, uint8_t proto)
+static struct calvin_xdp_acl_rule rule(uint8_t action, uint8_t proto)
 {
-	struct calvin_acl_rule r = {.action = action, .proto = proto};
+	struct calvin_xdp_acl_rule r = { .action = action, .proto = proto };
 
-	r.sport = (struct calvin_port_range){0, 65535};
-	r.dport = (struct calvin_port_range){0, 65535};
+	r.sport = (struct calvin_xdp_port_range){ 0, 65535 };
+	r.dport = (struct calvin_xdp_port_range){ 0, 65535 };
 	return r;
 }
 
 /* The rule set of the table below, in order. */
-static void table_rules(struct calvin_acl_spec *a)
+static void table_rules(struct calvin_xdp_acl *a)
 {
-	struct calvin_acl_rule *r = a->rules;
+	struct calvin_xdp_acl_rule *r = a->rules;
 
 	memset(a, 0, sizeof(*a));
-	a->default_action = CALVIN_ACL_ALLOW;
-	r[0] = rule(CALVIN_ACL_DENY, IPPROTO_UDP); /* no DNS into 10/8 */
+	a->default_action = CALVIN_XDP_ACL_ALLOW;
+	r[0] = rule(CALVIN_XDP_ACL_DENY, IPPROTO_UDP); /* no DNS into 10/8 */
 	r[0].dst = pfx("10.0.0.0", 8);
-	r[0].dport = (struct calvin_port_range){53, 53};
-	r[1] = rule(CALVIN_ACL_ALLOW, IPPROTO_TCP); /* ssh/telnet from the lab */
+	r[0].dport = (struct calvin_xdp_port_range){ 53, 53 };
+	r[1] = rule(CALVIN_XDP_ACL_ALLOW, IPPROTO_TCP); /* ssh/telnet from the lab */
 	r[1].src = pfx("192.168.1.0", 24);
-	r[1].dport = (struct calvin_port_range){22, 23};
-	r[2] = rule(CALVIN_ACL_DENY, IPPROTO_ICMP);
-	r[3] = rule(CALVIN_ACL_ALLOW, IPPROTO_UDP);
+	r[1].dport = (struct calvin_xdp_port_range){ 22, 23 };
+	r[2] = rule(CALVIN_XDP_ACL_DENY, IPPROTO_ICMP);
+	r[3] = rule(CALVIN_XDP_ACL_ALLOW, IPPROTO_UDP);
 	r[3].src = pfx("2001:db8::", 32);
-	r[3].sport = (struct calvin_port_range){1000, 2000};
-	r[4] = rule(CALVIN_ACL_DENY, 0); /* the rest of 2001:db8::/32 as destination */
+	r[3].sport = (struct calvin_xdp_port_range){ 1000, 2000 };
+	r[4] = rule(CALVIN_XDP_ACL_DENY, 0); /* the rest of 2001:db8::/32 as destination */
 	r[4].dst = pfx("2001:db8::", 32);
-	r[5] = rule(CALVIN_ACL_DENY, 44); /* IPv6 fragment header: see parse.bpf.h */
-	r[6] = rule(CALVIN_ACL_DENY, 0);  /* port 9999 whatever the protocol, so TCP/UDP only */
-	r[6].dport = (struct calvin_port_range){9999, 9999};
-	r[7] = rule(CALVIN_ACL_ALLOW, IPPROTO_TCP); /* host route, /32 */
+	r[5] = rule(CALVIN_XDP_ACL_DENY, 44); /* IPv6 fragment header: see parse.bpf.h */
+	r[6] = rule(CALVIN_XDP_ACL_DENY, 0);  /* port 9999 whatever the protocol, so TCP/UDP only */
+	r[6].dport = (struct calvin_xdp_port_range){ 9999, 9999 };
+	r[7] = rule(CALVIN_XDP_ACL_ALLOW, IPPROTO_TCP); /* host route, /32 */
 	r[7].dst = pfx("172.16.0.9", 32);
-	r[8] = rule(CALVIN_ACL_DENY, IPPROTO_TCP); /* rest of 172.16/12 for TCP */
+	r[8] = rule(CALVIN_XDP_ACL_DENY, IPPROTO_TCP); /* rest of 172.16/12 for TCP */
 	r[8].dst = pfx("172.16.0.0", 12);
 	a->nr_rules = 9;
 }
@@ -389,8 +391,8 @@ static void probe_denied_is_not_stamped(void **state)
 	/* 9999 is denied by rule 6; make it the probe port's stand-in by
 	 * denying the probe port too, ahead of everything. */
 	memmove(&spec.rules[1], &spec.rules[0], spec.nr_rules * sizeof(spec.rules[0]));
-	spec.rules[0] = rule(CALVIN_ACL_DENY, IPPROTO_UDP);
-	spec.rules[0].dport = (struct calvin_port_range){TEST_PROBE_PORT, TEST_PROBE_PORT};
+	spec.rules[0] = rule(CALVIN_XDP_ACL_DENY, IPPROTO_UDP);
+	spec.rules[0].dport = (struct calvin_xdp_port_range){ TEST_PROBE_PORT, TEST_PROBE_PORT };
 	spec.nr_rules++;
 	assert_int_equal(calvin_acl_write(&T.m, &spec), 0);
 	s.dport = TEST_PROBE_PORT;
@@ -418,8 +420,8 @@ static void live_update_flips(void **state)
 	assert_int_equal(bpf_map_lookup_elem(T.m.active, &zero, &a0), 0);
 
 	memset(&spec, 0, sizeof(spec));
-	spec.default_action = CALVIN_ACL_DENY;
-	spec.rules[0] = rule(CALVIN_ACL_ALLOW, IPPROTO_UDP);
+	spec.default_action = CALVIN_XDP_ACL_DENY;
+	spec.rules[0] = rule(CALVIN_XDP_ACL_ALLOW, IPPROTO_UDP);
 	spec.nr_rules = 1;
 	assert_int_equal(calvin_acl_write(&T.m, &spec), 0);
 	assert_int_equal(bpf_map_lookup_elem(T.m.active, &zero, &a1), 0);
@@ -449,10 +451,10 @@ static void empty_rule_sets(void **state)
 	size_t len = build_row(f, &rows[0], &s);
 
 	memset(&spec, 0, sizeof(spec));
-	spec.default_action = CALVIN_ACL_DENY;
+	spec.default_action = CALVIN_XDP_ACL_DENY;
 	assert_int_equal(calvin_acl_write(&T.m, &spec), 0);
 	vnf_check_frame(&T.t, f, len, &s, XDP_DROP, OUT_SAME, &east);
-	spec.default_action = CALVIN_ACL_ALLOW;
+	spec.default_action = CALVIN_XDP_ACL_ALLOW;
 	assert_int_equal(calvin_acl_write(&T.m, &spec), 0);
 	vnf_check_frame(&T.t, f, len, &s, XDP_REDIRECT, OUT_MACS, &east);
 	assert_int_equal(hits_of(HIT_DEFAULT), 1);
@@ -467,16 +469,16 @@ static void full_rule_set(void **state)
 	size_t len = build_row(f, &rows[0], &s), i;
 
 	memset(&spec, 0, sizeof(spec));
-	for (i = 0; i < CALVIN_ACL_MAX_RULES; i++) {
-		spec.rules[i] = rule(CALVIN_ACL_DENY, IPPROTO_TCP);
+	for (i = 0; i < CALVIN_XDP_ACL_MAX_RULES; i++) {
+		spec.rules[i] = rule(CALVIN_XDP_ACL_DENY, IPPROTO_TCP);
 		spec.rules[i].dport.lo = spec.rules[i].dport.hi = (uint16_t)(100 + i);
 	}
-	spec.rules[CALVIN_ACL_MAX_RULES - 1].proto = IPPROTO_UDP;
-	spec.rules[CALVIN_ACL_MAX_RULES - 1].dport = (struct calvin_port_range){53, 53};
-	spec.nr_rules = CALVIN_ACL_MAX_RULES;
+	spec.rules[CALVIN_XDP_ACL_MAX_RULES - 1].proto = IPPROTO_UDP;
+	spec.rules[CALVIN_XDP_ACL_MAX_RULES - 1].dport = (struct calvin_xdp_port_range){ 53, 53 };
+	spec.nr_rules = CALVIN_XDP_ACL_MAX_RULES;
 	assert_int_equal(calvin_acl_write(&T.m, &spec), 0);
 	vnf_check_frame(&T.t, f, len, &s, XDP_DROP, OUT_SAME, &east);
-	assert_int_equal(hits_of(CALVIN_ACL_MAX_RULES - 1), 1);
+	assert_int_equal(hits_of(CALVIN_XDP_ACL_MAX_RULES - 1), 1);
 }
 
 static void bad_specs_refused(void **state)
@@ -485,7 +487,7 @@ static void bad_specs_refused(void **state)
 
 	assert_int_equal(bpf_map_lookup_elem(T.m.active, &zero, &a0), 0);
 	table_rules(&spec);
-	spec.nr_rules = CALVIN_ACL_MAX_RULES + 1;
+	spec.nr_rules = CALVIN_XDP_ACL_MAX_RULES + 1;
 	assert_int_equal(calvin_acl_write(&T.m, &spec), -E2BIG);
 	table_rules(&spec);
 	spec.rules[0].dst.len = 33;
@@ -494,7 +496,7 @@ static void bad_specs_refused(void **state)
 	spec.rules[0].src = pfx("2001:db8::", 32); /* dst is IPv4 */
 	assert_int_equal(calvin_acl_write(&T.m, &spec), -EINVAL);
 	table_rules(&spec);
-	spec.rules[0].sport = (struct calvin_port_range){10, 9};
+	spec.rules[0].sport = (struct calvin_xdp_port_range){ 10, 9 };
 	assert_int_equal(calvin_acl_write(&T.m, &spec), -EINVAL);
 	assert_int_equal(bpf_map_lookup_elem(T.m.active, &zero, &a1), 0);
 	assert_int_equal(a0, a1); /* nothing flipped */
@@ -529,12 +531,12 @@ int main(void)
 	};
 	int err;
 
-	vnf_test_load(&T.t, "acl");
-	T.m.rules = map_fd_of(T.t.obj, "acl_rules");
-	T.m.sets = map_fd_of(T.t.obj, "acl_sets");
-	T.m.active = map_fd_of(T.t.obj, "acl_active");
-	T.m.hits = map_fd_of(T.t.obj, "acl_hits");
+	VNF_TEST_LOAD(&T.t, T.skel, acl);
+	T.m.rules = bpf_map__fd(T.skel->maps.acl_rules);
+	T.m.sets = bpf_map__fd(T.skel->maps.acl_sets);
+	T.m.active = bpf_map__fd(T.skel->maps.acl_active);
+	T.m.hits = bpf_map__fd(T.skel->maps.acl_hits);
 	err = cmocka_run_group_tests(tests, NULL, NULL);
-	bpf_object__close(T.t.obj);
+	acl_bpf__destroy(T.skel);
 	return err;
 }

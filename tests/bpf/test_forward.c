@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "forward.skel.h"
 #include "frames_l3.h"
 
 #define VNF_ID 5
@@ -23,7 +24,7 @@ static const struct udp_spec to_probe = {
     .saddr = 0x0a460002, .daddr = 0x0a460001, .sport = TEST_PROBE_PORT, .dport = 40000, .ihl = 5};
 
 static struct {
-	struct bpf_object *obj;
+	struct forward_bpf *skel;
 	int prog, ports, egress, stats;
 	struct calvin_port port; /* what lo's entry says now */
 } T;
@@ -456,27 +457,36 @@ static void ipv6_non_probe_untouched(void **state)
 	assert_int_equal(read_stats(T.stats, CALVIN_DIR_FWD).probes, 0);
 }
 
+/* A forwarder of the test's own, its globals set before load as a node's
+ * place and clock domain would (last: calvin_last's direction bits), lo's
+ * entry as T.port says. */
+static struct forward_bpf *own_forwarder(uint8_t last, uint8_t clock)
+{
+	struct forward_bpf *skel = forward_bpf__open();
+	uint32_t lo = IFINDEX_LO;
+
+	assert_non_null(skel);
+	skel->rodata->probe_port = TEST_PROBE_PORT;
+	skel->rodata->vnf_id = VNF_ID;
+	skel->rodata->calvin_last = last;
+	skel->rodata->calvin_clock = clock;
+	assert_int_equal(forward_bpf__load(skel), 0);
+	assert_int_equal(
+	    bpf_map_update_elem(bpf_map__fd(skel->maps.calvin_ports), &lo, &T.port, BPF_ANY), 0);
+	return skel;
+}
+
 /* Not the node's last VNF: decide and stamp, then XDP_PASS to the next
  * program in the dispatcher, MACs untouched. */
 static void not_last_passes_stamped(void **state)
 {
-	struct bpf_object *obj = bpf_object__open_file("build/kernel/forward.bpf.o", NULL);
-	uint16_t port = TEST_PROBE_PORT, id = VNF_ID;
+	struct forward_bpf *skel = own_forwarder(0, CALVIN_CLOCK_HOST_MONO);
+	int prog = bpf_program__fd(skel->progs.forward);
 	struct frame_spec s = v6_probe;
-	uint8_t f[FRAME_MAX], want[FRAME_MAX], last = 0;
-	uint32_t lo = IFINDEX_LO;
+	uint8_t f[FRAME_MAX], want[FRAME_MAX];
 	size_t len, out;
 	struct calvin_tlm tlm;
-	int prog;
 
-	assert_non_null(obj);
-	assert_int_equal(calvin_bpf_set_rodata(obj, "probe_port", &port, sizeof(port)), 0);
-	assert_int_equal(calvin_bpf_set_rodata(obj, "vnf_id", &id, sizeof(id)), 0);
-	assert_int_equal(calvin_bpf_set_rodata(obj, "calvin_last", &last, sizeof(last)), 0);
-	assert_int_equal(bpf_object__load(obj), 0);
-	prog = bpf_program__fd(bpf_object__find_program_by_name(obj, "forward"));
-	assert_int_equal(bpf_map_update_elem(map_fd_of(obj, "calvin_ports"), &lo, &T.port, BPF_ANY),
-			 0);
 	s.nr_vlans = 1;
 	out = len = build_frame_probe(f, &s, 4, 0);
 	memcpy(want, f, len);
@@ -486,36 +496,28 @@ static void not_last_passes_stamped(void **state)
 	assert_int_equal(
 	    calvin_tlm_decode(f + frame_payload_off(&s), len - frame_payload_off(&s), &tlm), 0);
 	assert_int_equal(tlm.nr_hops, 1);
-	assert_int_equal(read_stats(map_fd_of(obj, "calvin_stats"), CALVIN_DIR_FWD).tx_packets, 1);
-	bpf_object__close(obj);
+	assert_int_equal(
+	    read_stats(bpf_map__fd(skel->maps.calvin_stats), CALVIN_DIR_FWD).tx_packets, 1);
+	forward_bpf__destroy(skel);
 }
 
 /* A VNF in a VM of its own stamps its VM's clock domain, set before load. */
 static void vm_clock_stamped(void **state)
 {
-	struct bpf_object *obj = bpf_object__open_file("build/kernel/forward.bpf.o", NULL);
-	uint16_t port = TEST_PROBE_PORT, id = VNF_ID;
+	struct forward_bpf *skel = own_forwarder(1 << CALVIN_DIR_FWD | 1 << CALVIN_DIR_REV, 3);
+	int prog = bpf_program__fd(skel->progs.forward);
 	uint32_t lo = IFINDEX_LO, slot = CALVIN_SLOT_EAST;
-	uint8_t f[FRAME_MAX], clock = 3;
+	uint8_t f[FRAME_MAX];
 	size_t len = build_probe(f, &to_server, 4, 0);
 	struct calvin_tlm tlm;
-	int prog;
 
-	assert_non_null(obj);
-	assert_int_equal(calvin_bpf_set_rodata(obj, "probe_port", &port, sizeof(port)), 0);
-	assert_int_equal(calvin_bpf_set_rodata(obj, "vnf_id", &id, sizeof(id)), 0);
-	assert_int_equal(calvin_bpf_set_rodata(obj, "calvin_clock", &clock, sizeof(clock)), 0);
-	assert_int_equal(bpf_object__load(obj), 0);
-	prog = bpf_program__fd(bpf_object__find_program_by_name(obj, "forward"));
-	assert_int_equal(bpf_map_update_elem(map_fd_of(obj, "calvin_ports"), &lo, &T.port, BPF_ANY),
-			 0);
-	assert_int_equal(bpf_map_update_elem(map_fd_of(obj, "calvin_egress"), &slot, &lo, BPF_ANY),
-			 0);
+	assert_int_equal(
+	    bpf_map_update_elem(bpf_map__fd(skel->maps.calvin_egress), &slot, &lo, BPF_ANY), 0);
 	assert_int_equal(run_xdp(prog, IFINDEX_LO, f, &len), XDP_REDIRECT);
 	assert_int_equal(calvin_tlm_decode(f + PAYLOAD_OFF(5), len - PAYLOAD_OFF(5), &tlm), 0);
 	assert_int_equal(tlm.nr_hops, 1);
 	assert_int_equal(tlm.hops[0].clock, 3);
-	bpf_object__close(obj);
+	forward_bpf__destroy(skel);
 }
 
 static void unknown_port_passed(void **state)
@@ -613,11 +615,11 @@ int main(void)
 	};
 	int err;
 
-	T.obj = load_or_skip("forward", VNF_ID);
-	T.prog = bpf_program__fd(bpf_object__find_program_by_name(T.obj, "forward"));
-	T.ports = map_fd_of(T.obj, "calvin_ports");
-	T.egress = map_fd_of(T.obj, "calvin_egress");
-	T.stats = map_fd_of(T.obj, "calvin_stats");
+	SKEL_OPEN_LOAD_VNF(T.skel, forward, VNF_ID);
+	T.prog = bpf_program__fd(T.skel->progs.forward);
+	T.ports = bpf_map__fd(T.skel->maps.calvin_ports);
+	T.egress = bpf_map__fd(T.skel->maps.calvin_egress);
+	T.stats = bpf_map__fd(T.skel->maps.calvin_stats);
 	for (slot = CALVIN_SLOT_WEST; slot <= CALVIN_SLOT_EAST; slot++) {
 		if (bpf_map_update_elem(T.egress, &slot, &lo, BPF_ANY)) {
 			printf("cannot put lo in a devmap here: %s\n", strerror(errno));
@@ -625,6 +627,6 @@ int main(void)
 		}
 	}
 	err = cmocka_run_group_tests(tests, NULL, NULL);
-	bpf_object__close(T.obj);
+	forward_bpf__destroy(T.skel);
 	return err;
 }

@@ -41,6 +41,17 @@ static struct {
 	int prog, cfg, stats, xsks;
 } T;
 
+/* The map called name, as calvin-vnf finds it on the program the af_xdp
+ * PMD loaded from this same file: by name. */
+static int map_fd_of(struct bpf_object *obj, const char *name)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, name);
+
+	if (!map)
+		abort();
+	return bpf_map__fd(map);
+}
+
 static void configure(uint16_t probe_port, uint8_t dir)
 {
 	struct calvin_handover_cfg c = {

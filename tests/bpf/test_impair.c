@@ -13,6 +13,7 @@
 
 #include "frames.h"
 #include "impair.h"
+#include "impair.skel.h"
 
 #define VNF_ID 4
 #define IFINDEX_LO 1
@@ -23,7 +24,7 @@ static const struct udp_spec app = {
     .saddr = 0x0a460001, .daddr = 0x0a460002, .sport = 40000, .dport = TEST_APP_PORT, .ihl = 5};
 
 struct vnf {
-	struct bpf_object *obj;
+	struct impair_bpf *skel;
 	int prog, ports, stats, config, rng;
 };
 
@@ -32,21 +33,22 @@ static struct vnf T;
 /* Load a fresh impair.bpf.o with lo in every devmap slot; 77 if it cannot. */
 static int open_vnf(struct vnf *v)
 {
-	static const char *const devmaps[] = {"calvin_egress", "calvin_dup_east",
-					      "calvin_dup_west"};
 	uint32_t slot, lo = IFINDEX_LO;
+	struct bpf_map *devmaps[3];
 	size_t i;
 
-	v->obj = load_or_skip("impair", VNF_ID);
-	v->prog = bpf_program__fd(bpf_object__find_program_by_name(v->obj, "impair"));
-	v->ports = map_fd_of(v->obj, "calvin_ports");
-	v->stats = map_fd_of(v->obj, "calvin_stats");
-	v->config = map_fd_of(v->obj, "calvin_impair_config");
-	v->rng = map_fd_of(v->obj, "calvin_impair_rng");
+	SKEL_OPEN_LOAD_VNF(v->skel, impair, VNF_ID);
+	v->prog = bpf_program__fd(v->skel->progs.impair);
+	v->ports = bpf_map__fd(v->skel->maps.calvin_ports);
+	v->stats = bpf_map__fd(v->skel->maps.calvin_stats);
+	v->config = bpf_map__fd(v->skel->maps.calvin_impair_config);
+	v->rng = bpf_map__fd(v->skel->maps.calvin_impair_rng);
+	devmaps[0] = v->skel->maps.calvin_egress;
+	devmaps[1] = v->skel->maps.calvin_dup_east;
+	devmaps[2] = v->skel->maps.calvin_dup_west;
 	for (i = 0; i < sizeof(devmaps) / sizeof(devmaps[0]); i++) {
 		for (slot = 0; slot < 2; slot++) {
-			if (bpf_map_update_elem(map_fd_of(v->obj, devmaps[i]), &slot, &lo,
-						BPF_ANY)) {
+			if (bpf_map_update_elem(bpf_map__fd(devmaps[i]), &slot, &lo, BPF_ANY)) {
 				printf("cannot put lo in a devmap here: %s\n", strerror(errno));
 				return 77;
 			}
@@ -196,7 +198,7 @@ static void repeatable_across_loads(void **state)
 		configure(&v, &c);
 		for (i = 0; i < 300; i++)
 			verdicts[k][i] = run_once(&v);
-		bpf_object__close(v.obj);
+		impair_bpf__destroy(v.skel);
 	}
 	assert_memory_equal(verdicts[0], verdicts[1], sizeof(verdicts[0]));
 	assert_memory_not_equal(verdicts[0], verdicts[2], sizeof(verdicts[0]));
@@ -300,6 +302,6 @@ int main(void)
 	if (err)
 		return err;
 	err = cmocka_run_group_tests(tests, NULL, NULL);
-	bpf_object__close(T.obj);
+	impair_bpf__destroy(T.skel);
 	return err;
 }

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "frames.h"
+#include "link.skel.h"
 
 /* A real device behind ingress_ifindex and the devmap: lo is in every
  * namespace, so it is its own partner here. */
@@ -18,7 +19,7 @@ static const struct udp_spec to_server = {
 };
 
 static struct {
-	struct bpf_object *obj;
+	struct link_bpf *skel;
 	int prog, peer;
 } T;
 
@@ -73,25 +74,11 @@ int main(void)
 	};
 	int err;
 
-	libbpf_set_print(print_silent);
-	if (geteuid() != 0) {
-		printf("needs root to load BPF programs (BPF_PROG_TEST_RUN)\n");
-		return 77;
-	}
-	T.obj = bpf_object__open_file("build/kernel/link.bpf.o", NULL);
-	if (!T.obj) {
-		printf("cannot open build/kernel/link.bpf.o: %s (run make build)\n",
-		       strerror(errno));
-		return 1;
-	}
-	err = bpf_object__load(T.obj);
-	if (err) {
-		printf("cannot load BPF program link here: %s\n", strerror(-err));
-		return 77;
-	}
-	T.prog = bpf_program__fd(bpf_object__find_program_by_name(T.obj, "link"));
-	T.peer = map_fd_of(T.obj, "calvin_link_peer");
+	SKEL_OPEN(T.skel, link);
+	SKEL_LOAD(T.skel, link);
+	T.prog = bpf_program__fd(T.skel->progs.link);
+	T.peer = bpf_map__fd(T.skel->maps.calvin_link_peer);
 	err = cmocka_run_group_tests(tests, NULL, NULL);
-	bpf_object__close(T.obj);
+	link_bpf__destroy(T.skel);
 	return err;
 }

@@ -13,6 +13,7 @@
 
 #include "frames.h"
 #include "ratelimit.h"
+#include "ratelimit.skel.h"
 
 #define VNF_ID 3
 #define IFINDEX_LO 1
@@ -21,7 +22,7 @@ static const struct udp_spec flow_a = {
     .saddr = 0x0a460001, .daddr = 0x0a460002, .sport = 40000, .dport = TEST_APP_PORT, .ihl = 5};
 
 static struct {
-	struct bpf_object *obj;
+	struct ratelimit_bpf *skel;
 	int prog, ports, stats, config, bucket, flows;
 } T;
 
@@ -279,14 +280,14 @@ int main(void)
 	uint32_t slot, lo = IFINDEX_LO;
 	int egress, err;
 
-	T.obj = load_or_skip("ratelimit", VNF_ID);
-	T.prog = bpf_program__fd(bpf_object__find_program_by_name(T.obj, "ratelimit"));
-	T.ports = map_fd_of(T.obj, "calvin_ports");
-	T.stats = map_fd_of(T.obj, "calvin_stats");
-	T.config = map_fd_of(T.obj, "calvin_rl_config");
-	T.bucket = map_fd_of(T.obj, "calvin_rl_bucket");
-	T.flows = map_fd_of(T.obj, "calvin_rl_flows");
-	egress = map_fd_of(T.obj, "calvin_egress");
+	SKEL_OPEN_LOAD_VNF(T.skel, ratelimit, VNF_ID);
+	T.prog = bpf_program__fd(T.skel->progs.ratelimit);
+	T.ports = bpf_map__fd(T.skel->maps.calvin_ports);
+	T.stats = bpf_map__fd(T.skel->maps.calvin_stats);
+	T.config = bpf_map__fd(T.skel->maps.calvin_rl_config);
+	T.bucket = bpf_map__fd(T.skel->maps.calvin_rl_bucket);
+	T.flows = bpf_map__fd(T.skel->maps.calvin_rl_flows);
+	egress = bpf_map__fd(T.skel->maps.calvin_egress);
 	for (slot = CALVIN_SLOT_WEST; slot <= CALVIN_SLOT_EAST; slot++) {
 		if (bpf_map_update_elem(egress, &slot, &lo, BPF_ANY)) {
 			printf("cannot put lo in a devmap here: %s\n", strerror(errno));
@@ -295,6 +296,6 @@ int main(void)
 	}
 	set_lo_port();
 	err = cmocka_run_group_tests(tests, NULL, NULL);
-	bpf_object__close(T.obj);
+	ratelimit_bpf__destroy(T.skel);
 	return err;
 }

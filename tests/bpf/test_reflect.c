@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "frames_l3.h"
+#include "reflect.skel.h"
 
 #define IFINDEX_LO 1 /* the kernel needs a real device behind ingress_ifindex */
 #define MAX_HOPS 4   /* of every probe built here */
@@ -15,7 +16,7 @@ static const char *const mode_name[NR_MODES] = {"echo", "all"};
 
 /* One object per mode, and the stats it should have counted so far. */
 static struct {
-	struct bpf_object *obj;
+	struct reflect_bpf *skel;
 	int prog, stats;
 	struct calvin_vnf_stats rx, tx; /* expected FWD and REV */
 } M[NR_MODES];
@@ -405,37 +406,15 @@ static void checksum_helpers(void **state)
 }
 
 /* Open and load reflect.bpf.o in mode m; exits 77 with the reason if BPF
- * cannot be loaded here (like load_or_skip(), which cannot set reflect_all). */
+ * cannot be loaded here. */
 static void load_mode(enum mode m)
 {
-	static const char path[] = "build/kernel/reflect.bpf.o";
-	uint16_t port = TEST_PROBE_PORT;
-	uint8_t all = m == ALL;
-	int err;
-
-	libbpf_set_print(print_silent);
-	if (geteuid() != 0) {
-		printf("needs root to load BPF programs (BPF_PROG_TEST_RUN)\n");
-		exit(77);
-	}
-	M[m].obj = bpf_object__open_file(path, NULL);
-	if (!M[m].obj) {
-		printf("cannot open %s: %s (run from the repo root after make build)\n", path,
-		       strerror(errno));
-		exit(1);
-	}
-	if (calvin_bpf_set_rodata(M[m].obj, "probe_port", &port, sizeof(port)) ||
-	    calvin_bpf_set_rodata(M[m].obj, "reflect_all", &all, sizeof(all))) {
-		printf("%s has no probe_port/reflect_all globals\n", path);
-		exit(1);
-	}
-	err = bpf_object__load(M[m].obj);
-	if (err) {
-		printf("cannot load BPF program %s here: %s\n", path, strerror(-err));
-		exit(77);
-	}
-	M[m].prog = bpf_program__fd(bpf_object__find_program_by_name(M[m].obj, "reflect"));
-	M[m].stats = map_fd_of(M[m].obj, "calvin_stats");
+	SKEL_OPEN(M[m].skel, reflect);
+	M[m].skel->rodata->probe_port = TEST_PROBE_PORT;
+	M[m].skel->rodata->reflect_all = m == ALL;
+	SKEL_LOAD(M[m].skel, reflect);
+	M[m].prog = bpf_program__fd(M[m].skel->progs.reflect);
+	M[m].stats = bpf_map__fd(M[m].skel->maps.calvin_stats);
 }
 
 int main(void)
@@ -452,6 +431,6 @@ int main(void)
 		load_mode(m);
 	err = cmocka_run_group_tests(tests, NULL, NULL);
 	for (m = 0; m < NR_MODES; m++)
-		bpf_object__close(M[m].obj);
+		reflect_bpf__destroy(M[m].skel);
 	return err;
 }

@@ -2,32 +2,33 @@
 /* BPF_PROG_TEST_RUN tests of the router VNF (kernel/router.bpf.c), table-driven, with its route
  * loader. */
 #include "vnf_test.h"
+#include "router.skel.h"
 #include "router_routes.h"
 
 static struct {
+	struct router_bpf *skel;
 	struct vnf_test t;
 	int routes4, routes6, via;
 } T;
 
-static struct calvin_router_spec spec;
+static struct calvin_xdp_routes spec;
 
-static void add_route(struct calvin_router_spec *r, const char *addr, uint8_t len,
-		      enum calvin_route_via via)
+static void add_route(struct calvin_xdp_routes *r, const char *addr, uint8_t len, uint32_t via)
 {
 	r->routes[r->nr_routes].prefix = pfx(addr, len);
 	r->routes[r->nr_routes].via = via;
 	r->nr_routes++;
 }
 
-static void table_routes(struct calvin_router_spec *r)
+static void table_routes(struct calvin_xdp_routes *r)
 {
 	memset(r, 0, sizeof(*r));
-	add_route(r, "10.0.0.0", 8, CALVIN_VIA_EAST);
-	add_route(r, "10.1.0.0", 16, CALVIN_VIA_WEST);
-	add_route(r, "10.1.2.0", 24, CALVIN_VIA_DROP);
-	add_route(r, "10.1.2.3", 32, CALVIN_VIA_EAST);
-	add_route(r, "2001:db8::", 32, CALVIN_VIA_EAST);
-	add_route(r, "2001:db8:1::", 48, CALVIN_VIA_WEST);
+	add_route(r, "10.0.0.0", 8, CALVIN_XDP_VIA_EAST);
+	add_route(r, "10.1.0.0", 16, CALVIN_XDP_VIA_WEST);
+	add_route(r, "10.1.2.0", 24, CALVIN_XDP_VIA_DROP);
+	add_route(r, "10.1.2.3", 32, CALVIN_XDP_VIA_EAST);
+	add_route(r, "2001:db8::", 32, CALVIN_XDP_VIA_EAST);
+	add_route(r, "2001:db8:1::", 48, CALVIN_XDP_VIA_WEST);
 }
 
 #define EAST 1
@@ -447,10 +448,11 @@ static void live_update(void **state)
 	assert_int_equal(trie_size(T.routes6, sizeof(struct calvin_lpm6_key)), 2);
 
 	memset(&spec, 0, sizeof(spec));
-	add_route(&spec, "10.0.0.0", 8, CALVIN_VIA_EAST);  /* kept */
-	add_route(&spec, "10.1.0.0", 16, CALVIN_VIA_EAST); /* changed */
-	add_route(&spec, "10.1.2.3", 32, CALVIN_VIA_DROP); /* changed; /24 deleted */
-	spec.routes[spec.nr_routes++] = (struct calvin_route){.via = CALVIN_VIA_WEST}; /* any */
+	add_route(&spec, "10.0.0.0", 8, CALVIN_XDP_VIA_EAST);  /* kept */
+	add_route(&spec, "10.1.0.0", 16, CALVIN_XDP_VIA_EAST); /* changed */
+	add_route(&spec, "10.1.2.3", 32, CALVIN_XDP_VIA_DROP); /* changed; /24 deleted */
+	spec.routes[spec.nr_routes++] =
+	    (struct calvin_xdp_route){ .via = CALVIN_XDP_VIA_WEST }; /* any */
 	assert_int_equal(calvin_router_write(T.routes4, T.routes6, &spec), 0);
 	assert_int_equal(trie_size(T.routes4, sizeof(struct calvin_lpm4_key)), 4);
 	assert_int_equal(trie_size(T.routes6, sizeof(struct calvin_lpm6_key)), 1);
@@ -515,8 +517,8 @@ static void live_update(void **state)
 static void host_bits_normalised(void **state)
 {
 	memset(&spec, 0, sizeof(spec));
-	add_route(&spec, "10.1.2.3", 8, CALVIN_VIA_EAST);
-	add_route(&spec, "10.0.0.0", 8, CALVIN_VIA_EAST);
+	add_route(&spec, "10.1.2.3", 8, CALVIN_XDP_VIA_EAST);
+	add_route(&spec, "10.0.0.0", 8, CALVIN_XDP_VIA_EAST);
 	assert_int_equal(calvin_router_write(T.routes4, T.routes6, &spec), 0);
 	assert_int_equal(trie_size(T.routes4, sizeof(struct calvin_lpm4_key)), 1);
 }
@@ -524,7 +526,7 @@ static void host_bits_normalised(void **state)
 static void bad_specs_refused(void **state)
 {
 	table_routes(&spec);
-	spec.nr_routes = CALVIN_ROUTER_MAX_ROUTES + 1;
+	spec.nr_routes = CALVIN_XDP_ROUTER_MAX_ROUTES + 1;
 	assert_int_equal(calvin_router_write(T.routes4, T.routes6, &spec), -E2BIG);
 	table_routes(&spec);
 	spec.routes[0].prefix.len = 33;
@@ -536,7 +538,7 @@ static void bad_specs_refused(void **state)
 	run_row(&rows[1]);
 }
 
-/* A full table of CALVIN_ROUTER_MAX_ROUTES routes fits, and so does a
+/* A full table of CALVIN_XDP_ROUTER_MAX_ROUTES routes fits, and so does a
  * whole new one on top of it while the update runs. */
 static void full_table(void **state)
 {
@@ -544,22 +546,22 @@ static void full_table(void **state)
 	unsigned int i;
 
 	memset(&spec, 0, sizeof(spec));
-	for (i = 0; i < CALVIN_ROUTER_MAX_ROUTES; i++) {
+	for (i = 0; i < CALVIN_XDP_ROUTER_MAX_ROUTES; i++) {
 		snprintf(addr, sizeof(addr), "10.%u.%u.0", i / 16, i % 16);
-		add_route(&spec, addr, 24, i % 2 ? CALVIN_VIA_WEST : CALVIN_VIA_EAST);
+		add_route(&spec, addr, 24, i % 2 ? CALVIN_XDP_VIA_WEST : CALVIN_XDP_VIA_EAST);
 	}
 	assert_int_equal(calvin_router_write(T.routes4, T.routes6, &spec), 0);
 	assert_int_equal(trie_size(T.routes4, sizeof(struct calvin_lpm4_key)),
-			 CALVIN_ROUTER_MAX_ROUTES);
+			 CALVIN_XDP_ROUTER_MAX_ROUTES);
 	/* and a live update to another full table, none in common */
 	memset(&spec, 0, sizeof(spec));
-	for (i = 0; i < CALVIN_ROUTER_MAX_ROUTES; i++) {
+	for (i = 0; i < CALVIN_XDP_ROUTER_MAX_ROUTES; i++) {
 		snprintf(addr, sizeof(addr), "11.%u.%u.0", i / 16, i % 16);
-		add_route(&spec, addr, 24, CALVIN_VIA_WEST);
+		add_route(&spec, addr, 24, CALVIN_XDP_VIA_WEST);
 	}
 	assert_int_equal(calvin_router_write(T.routes4, T.routes6, &spec), 0);
 	assert_int_equal(trie_size(T.routes4, sizeof(struct calvin_lpm4_key)),
-			 CALVIN_ROUTER_MAX_ROUTES);
+			 CALVIN_XDP_ROUTER_MAX_ROUTES);
 }
 
 int main(void)
@@ -576,11 +578,11 @@ int main(void)
 	};
 	int err;
 
-	vnf_test_load(&T.t, "router");
-	T.routes4 = map_fd_of(T.t.obj, "routes4");
-	T.routes6 = map_fd_of(T.t.obj, "routes6");
-	T.via = map_fd_of(T.t.obj, "router_via");
+	VNF_TEST_LOAD(&T.t, T.skel, router);
+	T.routes4 = bpf_map__fd(T.skel->maps.routes4);
+	T.routes6 = bpf_map__fd(T.skel->maps.routes6);
+	T.via = bpf_map__fd(T.skel->maps.router_via);
 	err = cmocka_run_group_tests(tests, NULL, NULL);
-	bpf_object__close(T.t.obj);
+	router_bpf__destroy(T.skel);
 	return err;
 }

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "chainspec.h"
 #include "frames_l3.h"
+#include "loader.h"
 
 #define VNF_ID 3
 #define IFINDEX_LO 1
@@ -23,7 +23,6 @@ static const uint8_t mac_vnf_e[ETH_ALEN] = {0x02, 0, 0, 0, 0, 0x0b};
 static const uint8_t mac_server[ETH_ALEN] = {0x02, 0, 0, 0, 0, 0x02};
 
 struct vnf_test {
-	struct bpf_object *obj;
 	int prog, ports, egress, stats;
 };
 
@@ -38,18 +37,19 @@ static inline struct calvin_port vnf_port(bool east)
 	return p;
 }
 
-/* Load build/kernel/NAME.bpf.o and point lo's entry east; exits 77 if BPF
- * cannot be loaded here. */
-static inline void vnf_test_load(struct vnf_test *t, const char *name)
+/* The program and common maps of a loaded two-port VNF, lo in both devmap
+ * slots and lo's entry pointing east; exits 77 if lo cannot be in a devmap. */
+static inline void vnf_test_init(struct vnf_test *t, struct bpf_program *prog,
+				 struct bpf_map *ports, struct bpf_map *egress,
+				 struct bpf_map *stats)
 {
 	struct calvin_port east = vnf_port(true);
 	uint32_t slot, lo = IFINDEX_LO;
 
-	t->obj = load_or_skip(name, VNF_ID);
-	t->prog = bpf_program__fd(bpf_object__find_program_by_name(t->obj, name));
-	t->ports = map_fd_of(t->obj, "calvin_ports");
-	t->egress = map_fd_of(t->obj, "calvin_egress");
-	t->stats = map_fd_of(t->obj, "calvin_stats");
+	t->prog = bpf_program__fd(prog);
+	t->ports = bpf_map__fd(ports);
+	t->egress = bpf_map__fd(egress);
+	t->stats = bpf_map__fd(stats);
 	for (slot = CALVIN_SLOT_WEST; slot <= CALVIN_SLOT_EAST; slot++) {
 		if (bpf_map_update_elem(t->egress, &slot, &lo, BPF_ANY)) {
 			printf("cannot put lo in a devmap here: %s\n", strerror(errno));
@@ -59,6 +59,14 @@ static inline void vnf_test_load(struct vnf_test *t, const char *name)
 	if (bpf_map_update_elem(t->ports, &lo, &east, BPF_ANY))
 		abort();
 }
+
+/* Open and load skeleton NAME as VNF_ID, then vnf_test_init() t from it. */
+#define VNF_TEST_LOAD(t, skel, name)                                                               \
+	do {                                                                                       \
+		SKEL_OPEN_LOAD_VNF(skel, name, VNF_ID);                                            \
+		vnf_test_init(t, (skel)->progs.name, (skel)->maps.calvin_ports,                    \
+			      (skel)->maps.calvin_egress, (skel)->maps.calvin_stats);              \
+	} while (0)
 
 /* What a row expects of the bytes out. */
 enum out_bytes {
@@ -119,14 +127,14 @@ static inline uint64_t percpu_u64(int fd, uint32_t key)
 	return sum;
 }
 
-static inline struct calvin_prefix pfx(const char *addr, uint8_t len)
+static inline struct calvin_xdp_prefix pfx(const char *addr, uint8_t len)
 {
-	struct calvin_prefix p = {.len = len};
+	struct calvin_xdp_prefix p = { .len = len };
 
 	if (inet_pton(AF_INET, addr, p.addr) == 1)
-		p.family = AF_INET;
+		p.family = CALVIN_FAMILY_IPV4;
 	else if (inet_pton(AF_INET6, addr, p.addr) == 1)
-		p.family = AF_INET6;
+		p.family = CALVIN_FAMILY_IPV6;
 	else
 		abort();
 	return p;

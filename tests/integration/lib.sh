@@ -90,6 +90,14 @@ udp_send() { # CHAIN NODE ADDR PORT N
 		"for i in \$(seq $5); do echo calvin-test >/dev/udp/$3/$4; done" 2>/dev/null
 }
 
+# calvin's -j output, read by a JSON parser (tests/tools/jsondoc.c:
+# json-c): fails unless stdin is exactly one JSON document; with a PATH
+# ("counts.received", "0.vnfs.[name=fwd-u].error"), prints what is there.
+JSONDOC=build/tests/tools/jsondoc
+json_get() { # [PATH] < JSON
+	$JSONDOC "$@"
+}
+
 # A number from calvin's JSON output: the first "KEY": N.
 json_num() { # KEY < JSON
 	grep -o "\"$1\": *[0-9]*" | head -n 1 | grep -o '[0-9]*$'
@@ -184,6 +192,18 @@ wait_until() { # WHAT CMD...
 		[ $SECONDS -lt $deadline ] || fail "$what: not so after ${WAIT_DEADLINE} s"
 		sleep 0.1
 	done
+}
+
+# Until a probe of CHAIN started in the background (PID: `calvin probe`,
+# `calvin run`) has its socket open in the probe node, and a little
+# longer: it is sending. Fails if PID ended first (its stderr in
+# $TMP/err says why).
+wait_probing() { # CHAIN PID
+	until ip netns exec "calvin-$1.probe" ss -Hun 2>/dev/null | grep -q '10\.70\.0\.2:7357'; do
+		kill -0 "$2" 2>/dev/null || fail "the probe of $1 ended before it probed: $(cat "$TMP/err")"
+		sleep 0.01
+	done
+	sleep 0.2
 }
 
 # Until a UDP socket listens on PORT in NODE (a server started in the background).

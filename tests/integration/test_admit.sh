@@ -58,11 +58,13 @@ $CALVIN status $C | grep -q "^chain $C " || fail "the refused --admit touched th
 $CALVIN down $C || fail "calvin down failed"
 assert_clean $C
 
-# 5. -j: the admission as JSON, after the report
+# 5. -j: one document, the report with the admission in it
 $CALVIN -j up --admit -p -c 20 "$SPEC" >"$TMP/out" || fail "-j up --admit failed"
-tail -n 1 "$TMP/out" | grep -q "^{\"chain\":\"$C\",\"admitted\":true,\"up\":true}$" ||
-	fail "-j last line: $(tail -n 1 "$TMP/out")"
-grep -q '"mode": "ping-pong"' "$TMP/out" || fail "-p did not make the admission probe ping-pong"
+json_get <"$TMP/out" || fail "-j up --admit is not one JSON document: $(cat "$TMP/out")"
+[ "$(json_get chain <"$TMP/out") $(json_get admitted <"$TMP/out") $(json_get up <"$TMP/out")" = \
+	"$C true true" ] || fail "-j up --admit: $(cat "$TMP/out")"
+[ "$(json_get probe.mode <"$TMP/out")" = ping-pong ] ||
+	fail "-p did not make the admission probe ping-pong"
 $CALVIN down $C || fail "calvin down failed"
 assert_clean $C
 echo ok

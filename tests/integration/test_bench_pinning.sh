@@ -2,12 +2,13 @@
 # `calvin bench pinning`, a short run: placement shared, pinned and
 # isolated, idle and under stress-ng, one round of a few probes; its report
 # holds numbers for every configuration, nothing is left behind (chains,
-# stress-ng, the bench journal, CPU isolation); progress on a terminal only.
+# stress-ng, the bench journal, CPU isolation); progress on a terminal only;
+# a configuration the host cannot place is "not measured: WHY", exit 1.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bench_lib.sh"
 C=t-bpin
 SPEC=$(spec_copy chains/tactile-fwd.yaml $C)
-trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
+trap 'cleanup_chain $C; cleanup_chain t-bpin-n; rm -rf "$TMP"' EXIT
 
 bench_run pinning "$TMP/o" -n 1 -c 30
 check_report "$TMP/o" pinning rtt "$POLICY_LABEL" $POLICY_KEYS
@@ -26,6 +27,23 @@ grep -q "round 1/1: .*: measuring" "$TMP/tty" || fail "no progress on a terminal
 grep -q "^- Command: \`calvin bench pinning $SPEC -n 1 -c 10 " "$TMP/t/report.md" ||
 	fail "the command line is not in the report"
 bench_clean $C
+
+# configurations this host cannot place (a user VNF per CPU, none may
+# share): "not measured: WHY" in their rows, no figure, and exit 1
+N=$(nproc)
+{
+	printf 'name: %s\nbudget: 350us\nplacement: pinned\nvnfs:\n' t-bpin-n
+	for i in $(seq "$N"); do printf '  - name: fwd-%s\n    kind: forward\n    space: user\n' "$i"; done
+	printf 'server:\n  kind: echo\n'
+} >"$TMP/many.yaml"
+$CALVIN bench pinning "$TMP/many.yaml" -n 1 -c 10 -o "$TMP/n" >"$TMP/out" 2>"$TMP/err" &&
+	fail "bench exited 0 with configurations it could not measure"
+grep -q "calvin bench pinning: some figures were not measured; $TMP/n/report.md says why" "$TMP/err" ||
+	fail "bench said: $(cat "$TMP/err")"
+grep -q '^| pinned, idle | 0 | - | not measured: this host cannot place it' "$TMP/n/report.md" ||
+	fail "the row of a configuration not measured: $(grep '^| pinned, idle' "$TMP/n/report.md")"
+grep -q '^| shared, idle | [1-9]' "$TMP/n/report.md" || fail "shared, idle was not measured"
+bench_clean t-bpin-n
 
 # bad input: one line, exit 2, nothing made
 expect_bad "no bench mode 'pinnin'; use baseline, pinning, wakeup or throughput" \

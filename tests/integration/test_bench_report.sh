@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # bench/report.sh (make bench's REPORT.md) on a made-up run folder: every
 # headline figure is read from the benchmark reports it was given (known
-# answers), a benchmark that did not run shows as n/a, and the copies of
-# the reports keep their PNG pictures, not the SVGs. Needs nothing: no
-# root, no chain.
+# answers), and the copies of the reports keep their PNG pictures, not the
+# SVGs; a complete run exits 0. Then the same run with a benchmark that did
+# not run and figures its reports say were not measured: REPORT.md says
+# "not measured: WHY" for each of them, never n/a or 0.00, and exits 1, as
+# make bench then does. Needs nothing: no root, no chain.
 . "$(dirname "$0")/lib.sh"
 trap 'rm -rf "$TMP"' EXIT
 R=$TMP/run
@@ -65,10 +67,20 @@ cat >"$R/sharing.md" <<'MD'
 | crypt | busy | 7993.3 | 14469.7 |
 | crypt | wakeup | 41.9 | 77.8 |
 MD
-printf 'kernel 1 1\nuser 0 58\ntotal 265\n' >"$R/steps"
+cat >"$R/kernel.md" <<'MD'
+| **median per CPU-s** | **1720138** | **919089** | **2175660** | **1.87** |
+MD
+cat >"$R/vm-links.md" <<'MD'
+**Timings are emulated (TCG): the VMs' time dominates the RTT
+| xdp | 463.5 | 6645.4 | 11640.4 | 200 of 200 |
+| bridge | 476.8 | 5800.9 | 14062.5 | 200 of 200 |
+MD
+printf 'kernel 0 1\nuser 0 58\ntotal 265\n' >"$R/steps"
 
-BENCH_REPORT=$TMP/out/REPORT.md bench/report.sh "$R" 2>/dev/null || fail "bench/report.sh failed"
+BENCH_REPORT=$TMP/out/REPORT.md bench/report.sh "$R" 2>"$TMP/err" ||
+	fail "bench/report.sh failed on a complete run: $(cat "$TMP/err")"
 O=$TMP/out/REPORT.md
+grep -q 'not measured\|n/a' "$O" && fail "a complete run: $(grep 'not measured\|n/a' "$O")"
 row() { # MEASURE-PREFIX WANT (the rest of the row, up to the link)
 	grep -qF "| $1 | $2 |" "$O" || fail "row '$1': want '$2', got: $(grep -F "| $1" "$O")"
 }
@@ -84,8 +96,8 @@ row "wake-up latency p99 under stress-ng (cyclictest, us): pinned / isolated" "3
 row "worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated" "804 / 39"
 row "RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us)" "77.8 | - | 14469.7 (busy-polling) | 0.0054"
 row "chain RTT p99 with the VNFs in VMs, under stress-ng, emulated: TCG (us): pinned / isolated" "500 / 250 | - | 1000 (shared) | 0.50 / 0.25"
-# what did not run: n/a, and no link
-row "kernel hop, packets per CPU-second, all on one core" "n/a (XDP forward) | - | n/a (Linux ip_forward) | n/a | bench-kernel (did not run)"
+row "kernel hop, packets per CPU-second, all on one core" "1720138 (XDP forward) | - | 919089 (Linux ip_forward) | 1.87"
+row "chain RTT median with the VNFs in VMs, emulated: TCG (us)" "463.5 (calvin's XDP links) | 320 | 476.8 (Linux bridges) | 0.97"
 grep -q '^- Isolation: isolcpus= none (test)$' "$O" || fail "the isolation line: $(grep Isolation "$O")"
 grep -q '^- Duration: 265 s in all' "$O" || fail "the duration line: $(grep Duration "$O")"
 grep -q '\[bench baseline\](report/baseline/report.md)' "$O" || fail "no link to the baseline report"
@@ -94,4 +106,23 @@ C=$TMP/out/report/baseline
 [ ! -e "$C/baseline-cdf.svg" ] || fail "the SVG was copied"
 grep -qF '![RTT](baseline-cdf.png)' "$C/report.md" || fail "the copy shows the SVG: $(cat "$C/report.md")"
 grep -q 'SVG' "$C/report.md" && fail "the copy links the SVG"
+
+# The same run, incomplete: bench-kernel failed before its report, the
+# wakeup and throughput reports say what they could not measure.
+rm "$R/kernel.md"
+printf 'kernel 1 1\nuser 0 58\nwakeup 1 30\ntotal 265\n' >"$R/steps"
+NM='not measured: cyclictest is not installed: it is in none of /usr/sbin, /usr/bin, /sbin, /bin (Debian package rt-tests; make installs it)'
+sed -i "s#^| pinned, stress | 9 | - | .*#| pinned, stress | 0 | - | $NM | - | - | - | - | - | - | - | - |#" "$R/wakeup/report.md"
+sed -i 's#^| calvin, burst 32 (throughput mode) | 1.94 | 1.94 |#| calvin, burst 32 (throughput mode) | not measured: iperf3 failed in round 1 | - |#' \
+	"$R/throughput/report.md"
+BENCH_REPORT=$TMP/out/REPORT.md bench/report.sh "$R" 2>"$TMP/err" &&
+	fail "bench/report.sh exited 0 with figures not measured"
+grep -q 'figures of .* were not measured' "$TMP/err" || fail "report.sh said: $(cat "$TMP/err")"
+row "kernel hop, packets per CPU-second, all on one core" "not measured: benchmark kernel exited 1 without its report (log.txt of the run says why) (XDP forward) | - | not measured: benchmark kernel exited 1 without its report (log.txt of the run says why) (Linux ip_forward) | - | bench-kernel (did not run)"
+row "wake-up latency p99 under stress-ng (cyclictest, us): pinned / isolated" "$NM / 1 | - | 1 (shared) | - / 1.00"
+row "worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated" "$NM / 39"
+row "TCP goodput, iperf3, latency / throughput mode (Gbit/s)" "0.84 / not measured: iperf3 failed in round 1 | - | 2.37 (conventional stack) | 0.35 / -"
+# no figure stands for one that was not measured
+awk -F'|' '/^\| / { for (i = 3; i <= 5; i++) if ($i ~ /(^| )(n\/a|0\.00)( |$)/) { print; bad = 1 } } END { exit bad }' "$O" ||
+	fail "n/a or 0.00 as a figure"
 echo ok

@@ -14,16 +14,8 @@ trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
 # up and down of 34 namespaces on a loaded 2-CPU machine take minutes
 DEADLINE=${CHAIN32_DEADLINE:-600}
 
-# VNF i (1-based): user space every tenth, kernel otherwise
 {
-	printf 'name: %s\nbudget: 1s\nplacement: pinned\nallow-sharing: true\nvnfs:\n' $C
-	for i in $(seq 32); do
-		if [ $((i % 10)) -eq 0 ]; then
-			printf '  - {name: u%d, kind: forward, space: user}\n' "$i"
-		else
-			printf '  - {name: k%d, kind: forward, space: kernel}\n' "$i"
-		fi
-	done
+	bash tests/integration/spec_chain32.sh $C
 	printf 'probe: {count: 1000}\n'
 } >"$SPEC"
 $CALVIN validate "$SPEC" >/dev/null || fail "calvin validate refused the 32-VNF chain"

@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 require_netns_xdp
-command -v taskset >/dev/null || skip "taskset is not installed"
+command -v taskset >/dev/null || skip "taskset is not installed (util-linux)"
 [ "$(nproc --all)" -ge 2 ] || skip "needs 2 CPUs"
 export CALVIN_RUN_DIR=$TMP/run
 mkdir -m 700 "$CALVIN_RUN_DIR"
@@ -113,14 +113,17 @@ $CALVIN probe $D -c 20 >"$TMP/report" || fail "probe of $D failed"
 grep -A3 '^verdict: ' "$TMP/report" | grep -q "^$want" ||
 	fail "probe of $D: $(grep -A3 '^verdict' "$TMP/report")"
 $CALVIN -j probe $D -c 20 >"$TMP/report" || fail "-j probe of $D failed"
-grep -q '"placement": \[{"vnf": "fwd-u", "asked": "dedicated", "granted": "shared", "why": "no core left to dedicate' "$TMP/report" ||
-	fail "-j probe of $D: $(grep placement "$TMP/report")"
+json_get placement <"$TMP/report" |
+	grep -q '^\[{"vnf":"fwd-u","asked":"dedicated","granted":"shared","why":"no core left to dedicate' ||
+	fail "-j probe of $D: $(json_get placement <"$TMP/report")"
 $CALVIN status $D | grep -q "^  $want" || fail "status $D: $($CALVIN status $D)"
-$CALVIN -j status $D | grep -q '"placement":\[{"vnf": "fwd-u", "asked": "dedicated"' ||
-	fail "-j status $D: $($CALVIN -j status $D)"
+$CALVIN -j status $D >"$TMP/status"
+[ "$(json_get 0.placement.0.asked <"$TMP/status")" = dedicated ] ||
+	fail "-j status $D: $(cat "$TMP/status")"
 $CALVIN probe $O -c 20 >"$TMP/report" || fail "probe of $O failed"
 grep -q "^placement:" "$TMP/report" && fail "$O was not degraded, yet: $(grep '^placement' "$TMP/report")"
-$CALVIN -j probe $O -c 20 | grep -q '"placement": \[\]' || fail "-j probe of $O: placement not empty"
+[ "$($CALVIN -j probe $O -c 20 | json_get -n placement)" = 0 ] ||
+	fail "-j probe of $O: placement not empty"
 echo "$D: $want"
 $CALVIN down $P && $CALVIN down $Q || fail "calvin down failed"
 assert_clean $P

@@ -2,7 +2,11 @@
 # The encrypt/decrypt VNFs (chains/tactile-crypt.yaml), with a wiretap (a
 # user forward VNF on af_packet) between them and an impair VNF (no loss)
 # in front, so the test can see the encrypted link and update the chain:
-# - bad key files and mismatched pairs are refused before anything exists;
+# - bad key files and mismatched pairs are refused before anything exists:
+#   an unsafe mode, another user's key file, a folder others may write;
+# - no VNF holds the key file's key or the deployment random: neither is
+#   on a command line, and the VNFs read no key file (their keys come
+#   through a pipe, derived by calvin);
 # - both directions of the link between enc and dec carry no plaintext (the
 #   probe's application bytes, a known pattern, never show in a capture),
 #   and every probe comes back intact; sockperf runs through;
@@ -66,11 +70,20 @@ first_sealed() { # FILE
 # 1. Refused before anything is created, by validate (no root needed) and up.
 refused "^$SPEC:[0-9]+:[0-9]+: .*no such key file; make one with 'calvin keygen $KEY'" \
 	$CALVIN validate "$SPEC"
+expect_bad "folder /tmp may be written by others, who could put a key there" \
+	$CALVIN keygen /tmp/calvin-test-$$.key
+[ -e /tmp/calvin-test-$$.key ] && fail "keygen wrote a key where up would refuse it"
 $CALVIN keygen "$KEY" >/dev/null || fail "keygen failed"
 chmod 644 "$KEY"
 refused "^$SPEC:[0-9]+:[0-9]+: .*chmod 600" $CALVIN validate "$SPEC"
 refused "^$SPEC:[0-9]+:[0-9]+: .*chmod 600" $CALVIN up "$SPEC"
 chmod 600 "$KEY"
+chown 65534 "$KEY"
+refused "^$SPEC:[0-9]+:[0-9]+: .*belongs to uid 65534, not to you" $CALVIN up "$SPEC"
+chown 0 "$KEY"
+chmod g+w "$TMP"
+refused "^$SPEC:[0-9]+:[0-9]+: .*folder $TMP may be written by its group" $CALVIN up "$SPEC"
+chmod g-w "$TMP"
 $CALVIN validate "$SPEC" >/dev/null || fail "validate refused a good chain"
 sed '0,/spi-rev: 0x101/! s/spi-rev: 0x101/spi-rev: 0x102/' "$SPEC" >"$TMP/$C-bad.yaml"
 refused "^$TMP/$C-bad.yaml:[0-9]+:5: decrypt 'dec' does not match encrypt 'enc'" \
@@ -80,6 +93,21 @@ refused "^$TMP/$C-bad.yaml:[0-9]+:5: decrypt 'dec' does not match encrypt 'enc'"
 $CALVIN up "$SPEC" || fail "calvin up failed"
 rnd1=$(cat /run/calvin/$C.d/deploy-random)
 [[ $rnd1 =~ ^[0-9a-f]{64}$ ]] || fail "no deployment random in /run/calvin/$C.d: '$rnd1'"
+key_hex=$(grep -v '^#' "$KEY")
+for pid in $(pgrep -f "calvin-vnf --chain $C "); do
+	cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline")
+	case "$cmd" in
+	*--transform\ encrypt* | *--transform\ decrypt*) crypt_vnfs=$((${crypt_vnfs:-0} + 1)) ;;
+	esac
+	case "$cmd" in
+	*"$rnd1"* | *"$key_hex"* | *"$KEY"* | *--key-file* | *--deploy-random*)
+		fail "key material on a VNF's command line: $cmd" ;;
+	esac
+	ls -l "/proc/$pid/fd" | grep -q "$KEY" && fail "VNF $pid holds the key file open"
+done
+[ "${crypt_vnfs:-0}" = 2 ] || fail "found ${crypt_vnfs:-0} crypt VNFs, want 2"
+grep -h "keyed 2 SAs (aes-256-gcm), epoch 1" /run/calvin/$C.d/*.log | wc -l | grep -qx 2 ||
+	fail "the VNFs did not say they were keyed through calvin: $(cat /run/calvin/$C.d/*.log)"
 probe_tapped 1 1000
 [ "$(json_num received <"$TMP/p.json")" = 1000 ] || fail "probes lost: $(cat "$TMP/p.json")"
 echo "on the link: toward the server $(seen "$TMP/fwd1" dport opaque) sealed," \

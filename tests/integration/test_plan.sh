@@ -30,7 +30,7 @@ expect() { grep -qF -- "$1" "$TMP/out" || fail "missing '$1'"; }
 expect "  enc              user   cpu 2, owns it, isolated now, wait busy"
 expect "  dec              user   cpu 7, owns it, not isolated, wait busy"
 expect "degraded from isolated to dedicated: no isolated core left (isolated: 2)"
-expect "housekeeping (probe, controller, emulator threads, IRQs): cpu 0-1,3-6"
+expect "housekeeping (probe, controller, emulator threads): cpu 0-1,3-6; IRQs stay where they are"
 plan -j plan "$SPEC" >"$TMP/out" || fail "calvin -j plan failed"
 expect '{"name":"enc","space":"user","cpu":2,"owns":true,"isolation":"now","wait":"busy"'
 expect '"housekeeping":[0,1,3,4,5,6]'
@@ -55,9 +55,17 @@ require_root
 require_netns_xdp
 C=t-plan
 SPEC=$(spec_copy chains/tactile-fwd.yaml $C)
+planned=$($CALVIN plan "$SPEC" | sed -n 's/^housekeeping (.*): cpu \([0-9,-]*\).*/\1/p')
 $CALVIN up "$SPEC" >/dev/null || fail "calvin up failed"
 cat "/run/calvin/$C.plan"
 grep -q '^housekeeping [0-9]' "/run/calvin/$C.plan" || fail "no housekeeping line in the record"
+# plan, its record and status name the same housekeeping CPUs
+recorded=$(sed -n 's/^housekeeping //p' "/run/calvin/$C.plan")
+shown=$($CALVIN status $C | sed -n 's/.*; housekeeping CPUs \([0-9,-]*\) hold .*/\1/p')
+shown_j=$($CALVIN -j status $C | grep -o '"housekeeping":"[0-9,-]*"' | cut -d'"' -f4)
+[ -n "$planned" ] && [ "$planned" = "$recorded" ] && [ "$shown" = "$recorded" ] && [ "$shown_j" = "$recorded" ] ||
+	fail "housekeeping CPUs: plan '$planned', record '$recorded', status '$shown', status -j '$shown_j'"
+echo "housekeeping CPUs $shown in plan, record and status"
 held=$(sed -n 's/^vnf fwd-u \([0-9]*\) .*/\1/p' "/run/calvin/$C.plan")
 [ -n "$held" ] || fail "no line for fwd-u in the record"
 # the VNF owns its core: it busy-polls

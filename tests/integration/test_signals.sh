@@ -49,11 +49,7 @@ signal_probing() { # SIG CMD...
 	shift
 	env --default-signal=INT "$@" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	until ip netns exec calvin-$C.probe ss -Hun 2>/dev/null | grep -q '10\.70\.0\.2:7357'; do
-		kill -0 $pid 2>/dev/null || fail "'$*' ended before it probed: $(cat "$TMP/err")"
-		sleep 0.01
-	done
-	sleep 0.2
+	wait_probing $C $pid
 	kill -s "$sig" $pid
 	wait $pid
 	rc=$?

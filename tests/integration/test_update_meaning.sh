@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-# `calvin up` of a deployed chain compares by meaning: a comment line that
-# moves an acl's rules down is no change (nothing updated, the hit counters
-# kept, status shows the rules' new lines); a change to the server's kind,
+# `calvin up` of a deployed chain compares by meaning: the same file again,
+# or a comment line that moves an acl's rules down, is no change (exit 0,
+# "chain NAME is up and unchanged", in JSON under -j; nothing updated, the
+# hit counters kept, status shows the rules' new lines); a real update says
+# what it updated (-j too); a change to the server's kind,
 # the probe port or a user VNF's parameters is refused in one line naming
 # it. Also the command line on a live chain: options after the chain, and
 # everything after `exec ... --` belonging to the command.
@@ -29,12 +31,29 @@ line=$(rule1_line)
 echo "before: $hits, rule 1 on line $line"
 echo "$hits" | grep -q '\[200,' || fail "rule 1 did not count the probes: $hits"
 
+# The same file again: up, unchanged, exit 0, one line (or one JSON document).
+out=$($CALVIN up "$SPEC" 2>"$TMP/err") || fail "up of the unchanged chain exited $?: $(cat "$TMP/err")"
+[ "$out" = "chain $C is up and unchanged" ] || fail "up of the unchanged chain said: $out"
+[ ! -s "$TMP/err" ] || fail "up of the unchanged chain wrote to stderr: $(cat "$TMP/err")"
+out=$($CALVIN -j up "$SPEC") || fail "-j up of the unchanged chain exited $?"
+[ "$out" = '{"chain":"'$C'","up":true,"unchanged":true,"updated":[],"settings":false}' ] ||
+	fail "-j up of the unchanged chain said: $out"
+echo "same file: $out"
+
 # A comment above the rules: the same parameters, nothing updated.
 moved=$(variant moved '/^    rules:/i\    # a comment that moves the rules down a line')
-expect_bad "already deployed with the same parameters" $CALVIN up "$moved"
+out=$($CALVIN up "$moved") || fail "up of a chain changed by a comment only exited $?"
+[ "$out" = "chain $C is up and unchanged" ] || fail "up after a comment said: $out"
 [ "$(rule_hits)" = "$hits" ] || fail "hit counters changed: $hits -> $(rule_hits)"
 [ "$(rule1_line)" = $((line + 1)) ] || fail "status shows rule 1 on line $(rule1_line), want $((line + 1))"
 echo "comment added: hits kept ($(rule_hits)), rule 1 now on line $(rule1_line)"
+
+# A real change: the budget (taken as it is), said in text and in JSON.
+out=$($CALVIN up "$(variant budget 's/^budget: .*/budget: 400us/')") || fail "budget update exited $?"
+[ "$out" = "chain $C: updated budget and probe defaults" ] || fail "budget update said: $out"
+out=$($CALVIN -j up "$(variant budget2 's/^budget: .*/budget: 450us/')") || fail "-j budget update exited $?"
+[ "$out" = '{"chain":"'$C'","up":true,"unchanged":false,"updated":[],"settings":true}' ] ||
+	fail "-j budget update said: $out"
 
 # What the running chain cannot take: refused by name, nothing changed.
 expect_bad "another server kind \(deployed: echo, file: reflect\); run 'calvin down $C' first" \

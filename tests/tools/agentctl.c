@@ -3,8 +3,13 @@
  * socket its virtio-serial channel comes out of; the vm tests' client.
  *
  *   agentctl SOCKET hello
- *   agentctl SOCKET configure SPEC.yaml VNF CPU WEST-PEER EAST-PEER [KEYFILE]
+ *   agentctl SOCKET configure SPEC.yaml VNF CPU WEST-PEER EAST-PEER
+ *   agentctl SOCKET keys SPEC.yaml VNF KEYFILE RANDOM-HEX EPOCH
  *   agentctl SOCKET start | status | stop | shutdown
+ *
+ * keys derives the traffic keys of VNF's SAs as calvin up does (the long-
+ * term key of KEYFILE, the deployment random RANDOM-HEX, 64 digits, and
+ * EPOCH) and sends only those.
  *
  * status prints "state S", then "NAME VALUE" per counter and the
  * telemetry JSON of a user VNF. An agent's error is one line on stderr
@@ -14,9 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "client.h"
+#include "codec/codec.h"
 
 #define TIMEOUT_MS 120000
 
@@ -44,13 +49,23 @@ static int parse_mac(const char *s, uint8_t mac[6])
 	return 0;
 }
 
+static int load_spec_arg(const char *path, struct calvin_chain_spec *spec)
+{
+	char err[256];
+
+	if (!calvin_spec_load(path, spec, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "agentctl: %s\n", err);
+	return -EINVAL;
+}
+
 static int build_configure(int argc, char **argv, struct calvin_agent_msg *m)
 {
 	struct calvin_agent_configure *c = &m->configure;
 	size_t len = 0;
 	char *text;
 
-	if (argc < 8 || argc > 9)
+	if (argc != 8)
 		return -EINVAL;
 	m->type = CALVIN_AGENT_CONFIGURE;
 	text = slurp(argv[3], &len);
@@ -61,17 +76,40 @@ static int build_configure(int argc, char **argv, struct calvin_agent_msg *m)
 	c->spec = (struct calvin_agent_str){text, (uint32_t)len};
 	c->vnf = calvin_agent_str(argv[4]);
 	c->cpu = atoi(argv[5]);
-	if (parse_mac(argv[6], c->west_peer) || parse_mac(argv[7], c->east_peer))
-		return -EINVAL;
-	if (argc == 9) {
-		text = slurp(argv[8], &len);
-		if (!text)
-			return -EIO;
-		c->key = (struct calvin_agent_str){text, (uint32_t)len};
+	return parse_mac(argv[6], c->west_peer) || parse_mac(argv[7], c->east_peer) ? -EINVAL : 0;
+}
+
+/* keys SPEC VNF KEYFILE RANDOM EPOCH: what calvin up sends that VNF's VM. */
+static int build_keys(int argc, char **argv, struct calvin_agent_msg *m, uint8_t *buf)
+{
+	static struct calvin_chain_spec spec;
+	uint8_t rnd[CALVIN_DEPLOY_RANDOM_LEN];
+	struct calvin_key *ltk = calvin_key_new();
+	struct calvin_sa_set set;
+	char err[512];
+	unsigned int i;
+	ssize_t len = -EINVAL;
+
+	if (argc != 8 || !ltk || load_spec_arg(argv[3], &spec) ||
+	    calvin_deploy_random_parse(argv[6], rnd))
+		goto out;
+	for (i = 0; i < spec.nr_vnfs && strcmp(spec.vnfs[i].name, argv[4]); i++)
+		;
+	if (calvin_keyfile_load(argv[5], ltk, err, sizeof(err))) {
+		fprintf(stderr, "agentctl: %s\n", err);
+		goto out;
 	}
-	if (getrandom(c->seed, sizeof(c->seed), 0) != sizeof(c->seed))
-		return -EIO;
-	return 0;
+	if (calvin_sa_set_derive(&spec, i, ltk->key, rnd, (uint32_t)strtoul(argv[7], NULL, 0),
+				 &set))
+		goto out;
+	len = calvin_sa_set_encode(&set, buf, CALVIN_SA_SET_MAX);
+	calvin_sa_set_wipe(&set);
+	m->type = CALVIN_AGENT_KEYS;
+	m->keys.ptr = (const char *)buf;
+	m->keys.len = len > 0 ? (uint32_t)len : 0;
+out:
+	calvin_key_free(ltk);
+	return len > 0 ? 0 : -EINVAL;
 }
 
 static void print_counters(const struct calvin_agent_counters *c)
@@ -100,21 +138,27 @@ static const struct {
 int main(int argc, char **argv)
 {
 	static struct calvin_agent_msg req, reply;
+	static uint8_t keys[CALVIN_SA_SET_MAX];
 	char err[CALVIN_AGENT_LINE_MAX + 64], who[CALVIN_AGENT_LINE_MAX + 1];
 	struct calvin_channel ch;
 	unsigned int i;
 	int e;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: agentctl SOCKET hello|configure|start|status|stop|shutdown"
-				" (see tests/tools/agentctl.c)\n");
+		fprintf(stderr,
+			"usage: agentctl SOCKET hello|configure|keys|start|status|stop|shutdown"
+			" (see tests/tools/agentctl.c)\n");
 		return 2;
 	}
 	for (i = 0; i < sizeof(simple) / sizeof(simple[0]); i++)
 		if (!strcmp(argv[2], simple[i].word))
 			req.type = simple[i].type;
 	if (!strcmp(argv[2], "configure") && build_configure(argc, argv, &req)) {
-		fprintf(stderr, "agentctl: configure SPEC VNF CPU WEST-PEER EAST-PEER [KEYFILE]\n");
+		fprintf(stderr, "agentctl: configure SPEC VNF CPU WEST-PEER EAST-PEER\n");
+		return 2;
+	}
+	if (!strcmp(argv[2], "keys") && build_keys(argc, argv, &req, keys)) {
+		fprintf(stderr, "agentctl: keys SPEC VNF KEYFILE RANDOM-HEX EPOCH\n");
 		return 2;
 	}
 	if (!req.type && strcmp(argv[2], "hello")) {

@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "telemetry.h"
+#include "measure/measure.h"
 
 #define RUN_LEN 16
 

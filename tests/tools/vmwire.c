@@ -5,11 +5,13 @@
  * one NIC and counts the frames that leave the other with WANT-DST as
  * their destination MAC.
  *
- *   vmwire IN-HOST IN-QEMU OUT-HOST DST-MAC WANT-DST COUNT
+ *   vmwire IN-HOST IN-QEMU OUT-HOST DST-MAC WANT-DST COUNT [DUMP]
  *
  * IN-HOST/OUT-HOST: the ports qemu sends the two NICs' frames to (bound
  * here); IN-QEMU: the port qemu takes the ingress NIC's frames on. Prints
- * "sent N received M" and exits 0 when M == N within 20 s. */
+ * "sent N received M" and exits 0 when M == N within 20 s. DUMP: a file
+ * that gets the UDP payload of each frame that came out, in hex, a line
+ * each (what an encrypting VNF made of the frames). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -90,9 +92,21 @@ static size_t build_frame(uint8_t *f, const uint8_t dst[6], uint32_t seq)
 	return 14 + 20 + 8 + payload;
 }
 
+static void dump(FILE *f, const uint8_t *frame, ssize_t n)
+{
+	ssize_t i;
+
+	if (!f || n < 14 + 20 + 8)
+		return;
+	for (i = 14 + 20 + 8; i < n; i++)
+		fprintf(f, "%02x", frame[i]);
+	fputc('\n', f);
+}
+
 int main(int argc, char **argv)
 {
-	struct sockaddr_in to = {.sin_family = AF_INET};
+	FILE *dumpf = NULL;
+	struct sockaddr_in to = { .sin_family = AF_INET };
 	uint8_t dst[6], want[6], frame[2048];
 	int in, out, count, sent = 0, got = 0, i;
 	struct pollfd p;
@@ -100,8 +114,13 @@ int main(int argc, char **argv)
 	ssize_t n;
 	size_t len;
 
-	if (argc != 7) {
-		fprintf(stderr, "usage: vmwire IN-HOST IN-QEMU OUT-HOST DST-MAC WANT-DST COUNT\n");
+	if (argc != 7 && argc != 8) {
+		fprintf(stderr,
+			"usage: vmwire IN-HOST IN-QEMU OUT-HOST DST-MAC WANT-DST COUNT [DUMP]\n");
+		return 2;
+	}
+	if (argc == 8 && !(dumpf = fopen(argv[7], "w"))) {
+		fprintf(stderr, "vmwire: %s: %s\n", argv[7], strerror(errno));
 		return 2;
 	}
 	in = udp_bound(atoi(argv[1]));
@@ -123,9 +142,13 @@ int main(int argc, char **argv)
 		if (poll(&p, 1, 500) <= 0)
 			continue;
 		n = recv(out, frame, sizeof(frame), 0);
-		if (n >= 14 && !memcmp(frame, want, 6))
+		if (n >= 14 && !memcmp(frame, want, 6)) {
 			got++;
+			dump(dumpf, frame, n);
+		}
 	}
+	if (dumpf)
+		fclose(dumpf);
 	printf("sent %d received %d\n", sent, got);
 	close(in);
 	close(out);

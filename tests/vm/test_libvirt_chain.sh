@@ -2,8 +2,9 @@
 # The libvirt backend end to end: a chain of one kernel forward VNF in a VM
 # (XDP links on the host), probes through it with a hop record each way in
 # the VM's own clock domain, counters through the agent, vCPU and emulator
-# pinning as libvirt reports it equal to the plan, and down leaving no
-# domain, tap, namespace or file behind.
+# pinning as libvirt reports it equal to the plan, QEMU running as
+# libvirt's unprivileged user, and down leaving no domain, tap, namespace
+# or file behind.
 . "$(dirname "$0")/libvirt.sh"
 require_libvirt
 C=t-lv1
@@ -29,6 +30,15 @@ pins=$(virsh vcpupin calvin-$C.fwd-k | awk '$1 ~ /^[0-9]+$/ { print $1 "=" $2 }'
 emu=$(virsh emulatorpin calvin-$C.fwd-k | awk '$1 == "*:" { print $2 }')
 [ "$emu" = "$hk" ] || fail "emulatorpin says '$emu', the plan $hk"
 echo "pinning as planned: vCPU 0 and emulator on $hk, vCPU 1 on $cpu"
+
+# QEMU as libvirt's user (its DAC base label), not root, as up said.
+uid=$(virsh capabilities | sed -n "s|.*<baselabel type='qemu'>+\([0-9]*\):.*|\1|p" | head -n 1)
+[ -n "$uid" ] && [ "$uid" != 0 ] || skip "libvirt here runs QEMU as root (qemu.conf)"
+qemu_pid=$(pgrep -f "^/usr/bin/qemu-system-x86_64 -name guest=calvin-$C.fwd-k,")
+qemu_uid=$(ps -o uid= -p "$qemu_pid" | tr -d ' ')
+[ "$qemu_uid" = "$uid" ] || fail "QEMU runs as uid '$qemu_uid', libvirt's user is $uid"
+grep -q "; QEMU runs as $(id -nu "$uid")\$" "$TMP/up.out" || fail "up does not say QEMU's user"
+echo "QEMU runs as $(id -nu "$uid") (uid $uid)"
 
 $CALVIN -j probe -c 40 -r 40 $C >"$TMP/probe.json" || fail "calvin probe failed"
 $CALVIN probe -c 20 -r 40 $C || fail "calvin probe (text) failed"

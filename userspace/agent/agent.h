@@ -9,8 +9,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "agent_proto.h"
-#include "chainspec.h"
+#include "codec/codec.h"
+#include "guest/guest.h"
+#include "spec/spec.h"
 
 #define AGENT_PROG "calvin-agent"
 #define AGENT_WEST "west"
@@ -25,10 +26,14 @@ struct agent {
 	int cpu;
 	uint8_t west_peer[6], east_peer[6];
 	uint16_t west_mtu, east_mtu;
-	uint8_t seed[CALVIN_AGENT_SEED_LEN];
-	char key_file[256]; /* the host's key, written here; "" if none */
+	/* encrypt, decrypt: the traffic keys of its SAs, from the host's keys
+	 * message, in memory only, until start hands them to calvin-vnf */
+	struct calvin_sa_set keys;
+	bool has_keys;
+	uint32_t last_epoch; /* of the keys the last start used: never again */
 	/* what start made */
 	pid_t vnf_pid;	   /* user VNF: calvin-vnf; 0 if none */
+	int vnf_exit;	   /* its wait status once it exited (reaped); -1 while it runs */
 	char pin_dir[256]; /* kernel VNF */
 	/* counter names point here while a counters answer is built */
 	char names[CALVIN_AGENT_MAX_COUNTERS][CALVIN_AGENT_COUNTER_NAME_MAX + 1];
@@ -39,8 +44,19 @@ struct agent {
  * with one line for the user in err. */
 int agent_configure(struct agent *a, const struct calvin_agent_configure *c, char *err,
 		    size_t errlen);
+int agent_keys(struct agent *a, const struct calvin_agent_str *keys, char *err, size_t errlen);
 int agent_start(struct agent *a, char *err, size_t errlen);
 int agent_stop(struct agent *a, char *err, size_t errlen);
 int agent_counters(struct agent *a, struct calvin_agent_counters *out, char *err, size_t errlen);
+
+/* proc.c: the user VNF's process. Does calvin-vnf still run (an exited one
+ * is reaped and its status kept in vnf_exit)? */
+bool agent_vnf_running(struct agent *a);
+/* Its facts as values of a counters answer: vnf.pid (0: none), vnf.exit
+ * (its wait status, once it exited), and while it runs vnf.last_cpu,
+ * vnf.policy, vnf.priority, vnf.cpus (the guest CPUs 0-63 it may run on,
+ * a mask), vnf.locked_kb and vnf.isolated (1: all of them are isolated in
+ * the guest). Returns whether it runs. */
+bool agent_vnf_values(struct agent *a, struct calvin_agent_counters *out);
 
 #endif /* CALVIN_AGENT_H */

@@ -9,29 +9,48 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "util/util.h"
 
-static int connect_unix(const char *path, int timeout_ms)
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int left_ms(long long deadline)
+{
+	long long left = deadline - now_ms();
+
+	return left > 0 ? (int)left : 0;
+}
+
+/* Non-blocking: a listener that does not accept (qemu serves one client
+ * at a time) fills its backlog, and a blocking connect then waits for
+ * ever. */
+static int connect_unix(const char *path, long long deadline)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct timespec pause = {0, 50 * 1000 * 1000};
-	int fd, waited = 0, err;
+	int fd, err;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
 	strcpy(sa.sun_path, path);
 	for (;;) {
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 		if (fd < 0)
 			return -errno;
 		if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
 			return fd;
 		err = -errno;
 		close(fd);
-		/* not there yet, or not listening yet */
-		if ((err != -ENOENT && err != -ECONNREFUSED) || waited >= timeout_ms)
-			return err;
+		/* not there yet, not listening yet, or its backlog is full */
+		if ((err != -ENOENT && err != -ECONNREFUSED && err != -EAGAIN) ||
+		    now_ms() >= deadline)
+			return err == -EAGAIN ? -ETIMEDOUT : err;
 		nanosleep(&pause, NULL);
-		waited += 50;
 	}
 }
 
@@ -54,13 +73,23 @@ int calvin_agent_call(struct calvin_channel *ch, const struct calvin_agent_msg *
 		      struct calvin_agent_msg *reply, int timeout_ms, char *err, size_t errlen)
 {
 	const char *what = calvin_agent_type_name(req->type);
+	long long deadline = now_ms() + timeout_ms;
+	unsigned int skipped = 0;
 	int e;
 
-	e = calvin_channel_send(ch, req);
-	if (!e)
-		e = calvin_channel_recv(ch, reply, timeout_ms);
+	e = calvin_channel_send(ch, req, timeout_ms);
+	/* An answer this request does not get is an earlier host's: one that
+	 * left (a status that timed out) before the agent could answer it,
+	 * which the agent then sent to whoever came next. Skip it. */
+	while (!e) {
+		e = calvin_channel_recv(ch, reply, left_ms(deadline));
+		if (!e && answers(req->type, reply->type))
+			break;
+		skipped += !e;
+	}
 	if (e == -ETIMEDOUT) {
-		snprintf(err, errlen, "agent did not answer %s within %d ms", what, timeout_ms);
+		snprintf(err, errlen, "agent did not answer %s within %d ms%s", what, timeout_ms,
+			 skipped ? " (it sent answers to other requests)" : "");
 		return e;
 	}
 	if (e) {
@@ -68,13 +97,9 @@ int calvin_agent_call(struct calvin_channel *ch, const struct calvin_agent_msg *
 		return e;
 	}
 	if (reply->type == CALVIN_AGENT_ERROR) {
-		snprintf(err, errlen, "%.*s", (int)reply->error.len, reply->error.ptr);
+		/* the guest's own words, for the operator's terminal */
+		calvin_text_escape(reply->error.ptr, reply->error.len, err, errlen);
 		return -EREMOTEIO;
-	}
-	if (!answers(req->type, reply->type)) {
-		snprintf(err, errlen, "agent answered %s with %s", what,
-			 calvin_agent_type_name(reply->type));
-		return -EPROTO;
 	}
 	return 0;
 }
@@ -83,9 +108,10 @@ int calvin_agent_open(struct calvin_channel *ch, const char *path, int timeout_m
 		      size_t wholen, char *err, size_t errlen)
 {
 	struct calvin_agent_msg req = {.type = CALVIN_AGENT_HELLO}, reply;
+	long long deadline = now_ms() + timeout_ms;
 	int fd, e;
 
-	fd = connect_unix(path, timeout_ms);
+	fd = connect_unix(path, deadline);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: cannot connect: %s", path, strerror(-fd));
 		return fd;
@@ -98,7 +124,7 @@ int calvin_agent_open(struct calvin_channel *ch, const char *path, int timeout_m
 	}
 	req.hello.version = CALVIN_AGENT_VERSION;
 	req.hello.who = calvin_agent_str("calvin");
-	e = calvin_agent_call(ch, &req, &reply, timeout_ms, err, errlen);
+	e = calvin_agent_call(ch, &req, &reply, left_ms(deadline), err, errlen);
 	if (!e && reply.hello.version != CALVIN_AGENT_VERSION) {
 		snprintf(err, errlen,
 			 "agent speaks protocol version %u, calvin %u: update the image",
@@ -110,8 +136,24 @@ int calvin_agent_open(struct calvin_channel *ch, const char *path, int timeout_m
 		return e;
 	}
 	if (who)
-		snprintf(who, wholen, "%.*s", (int)reply.hello.who.len, reply.hello.who.ptr);
+		calvin_text_escape(reply.hello.who.ptr, reply.hello.who.len, who, wholen);
 	return 0;
+}
+
+int calvin_agent_ask(struct calvin_channel *ch, const char *path,
+		     const struct calvin_agent_msg *req, struct calvin_agent_msg *reply,
+		     int timeout_ms, char *err, size_t errlen)
+{
+	long long deadline = now_ms() + timeout_ms;
+	int e;
+
+	e = calvin_agent_open(ch, path, timeout_ms, NULL, 0, err, errlen);
+	if (e)
+		return e;
+	e = calvin_agent_call(ch, req, reply, left_ms(deadline), err, errlen);
+	if (e)
+		calvin_agent_close(ch);
+	return e;
 }
 
 void calvin_agent_close(struct calvin_channel *ch)

@@ -7,7 +7,10 @@
 #include <stddef.h>
 
 /* Ask the process with EAL file prefix `prefix` cmd (e.g. "/calvin/stats");
- * its JSON answer, NUL-terminated, in buf. 0 or -errno. */
-int dpdk_query(const char *prefix, const char *cmd, char *buf, size_t len);
+ * its answer, NUL-terminated, in buf: whatever the process sent, which
+ * the caller parses as untrusted JSON. Connecting, the greeting, the
+ * command and the answer all end within timeout_ms: 0, -ETIMEDOUT,
+ * -EMSGSIZE (an answer longer than len - 1), or another -errno. */
+int dpdk_query(const char *prefix, const char *cmd, char *buf, size_t len, int timeout_ms);
 
 #endif /* CALVIN_AGENT_DPDK_QUERY_H */

@@ -47,6 +47,12 @@ static int on_start(struct agent *a, const struct calvin_agent_msg *m,
 	return agent_start(a, err, errlen);
 }
 
+static int on_keys(struct agent *a, const struct calvin_agent_msg *m,
+		   struct calvin_agent_msg *reply, char *err, size_t errlen)
+{
+	return agent_keys(a, &m->keys, err, errlen);
+}
+
 static int on_status(struct agent *a, const struct calvin_agent_msg *m,
 		     struct calvin_agent_msg *reply, char *err, size_t errlen)
 {
@@ -69,9 +75,10 @@ static int on_shutdown(struct agent *a, const struct calvin_agent_msg *m,
 
 /* What the host may send; the agent's own answers are not in it. */
 static const handler_fn handlers[CALVIN_AGENT_TYPE_END] = {
-    [CALVIN_AGENT_HELLO] = on_hello, [CALVIN_AGENT_CONFIGURE] = on_configure,
-    [CALVIN_AGENT_START] = on_start, [CALVIN_AGENT_STATUS] = on_status,
-    [CALVIN_AGENT_STOP] = on_stop,   [CALVIN_AGENT_SHUTDOWN] = on_shutdown,
+	[CALVIN_AGENT_HELLO] = on_hello, [CALVIN_AGENT_CONFIGURE] = on_configure,
+	[CALVIN_AGENT_START] = on_start, [CALVIN_AGENT_STATUS] = on_status,
+	[CALVIN_AGENT_STOP] = on_stop,	 [CALVIN_AGENT_SHUTDOWN] = on_shutdown,
+	[CALVIN_AGENT_KEYS] = on_keys,
 };
 
 static void reply_error(struct calvin_channel *ch, const char *line)
@@ -79,7 +86,7 @@ static void reply_error(struct calvin_channel *ch, const char *line)
 	struct calvin_agent_msg reply = {.type = CALVIN_AGENT_ERROR};
 
 	reply.error = calvin_agent_str(line);
-	if (calvin_channel_send(ch, &reply))
+	if (calvin_channel_send(ch, &reply, CALVIN_CHANNEL_FRAME_MS))
 		fprintf(stderr, AGENT_PROG ": could not send error: %s\n", line);
 }
 
@@ -89,6 +96,7 @@ static int serve_one(struct calvin_channel *ch, const struct calvin_agent_msg *m
 	struct calvin_agent_msg reply = {.type = CALVIN_AGENT_OK};
 	char err[CALVIN_AGENT_LINE_MAX] = "";
 	handler_fn h = handlers[m->type];
+	int e;
 
 	if (!h) {
 		snprintf(err, sizeof(err), AGENT_PROG ": a host does not send %s",
@@ -104,9 +112,11 @@ static int serve_one(struct calvin_channel *ch, const struct calvin_agent_msg *m
 		reply_error(ch, err);
 		return 0;
 	}
-	if (calvin_channel_send(ch, &reply))
-		fprintf(stderr, AGENT_PROG ": could not answer %s\n",
-			calvin_agent_type_name(m->type));
+	/* a host that stops reading costs a timeout, not the agent */
+	e = calvin_channel_send(ch, &reply, CALVIN_CHANNEL_FRAME_MS);
+	if (e)
+		fprintf(stderr, AGENT_PROG ": could not answer %s: %s\n",
+			calvin_agent_type_name(m->type), strerror(-e));
 	return m->type == CALVIN_AGENT_SHUTDOWN;
 }
 
@@ -126,6 +136,12 @@ static int serve(int fd)
 			/* no host on the port: poll says so at once, so wait here */
 			calvin_channel_reset(&ch);
 			nanosleep(&idle, NULL);
+			continue;
+		}
+		if (err == -ETIMEDOUT) {
+			/* a host that stopped within a frame: drop what it sent */
+			fprintf(stderr, AGENT_PROG ": dropped a frame the host did not finish\n");
+			calvin_channel_reset(&ch);
 			continue;
 		}
 		if (err) {

@@ -21,36 +21,18 @@
 
 #include "agent.h"
 #include "dpdk_query.h"
+#include "guest/guest.h"
 #include "kvnf.h"
 #include "loader.h"
-#include "pair.h"
-#include "topo.h"
-#include "vm.h"
-#include "vnf_argv.h"
+#include "sa_pipe.h"
+
+/* How long the agent waits for its VNF's telemetry: as long as calvin
+ * status waits for the agent (VNF_ANSWER_TIMEOUT_MS), so a wedged VNF in
+ * a VM is "not answering" there too, not an agent that hangs. */
+#define AGENT_TELEMETRY_TIMEOUT_MS 2000
 
 #define VNF_READY_TIMEOUT_MS 120000 /* DPDK's init under TCG is slow */
 #define VNF_STOP_TIMEOUT_MS 5000
-
-/* The host's copy of the key file, private to root like the original. */
-static int write_key(struct agent *a, const struct calvin_agent_str *key, char *err, size_t errlen)
-{
-	int fd;
-
-	a->key_file[0] = '\0';
-	if (!key->len)
-		return 0;
-	snprintf(a->key_file, sizeof(a->key_file), "/run/calvin-%s.key", a->spec.name);
-	unlink(a->key_file);
-	fd = open(a->key_file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, key->ptr, key->len) != (ssize_t)key->len) {
-		snprintf(err, errlen, "%s: cannot write the key: %s", a->key_file, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -EIO;
-	}
-	close(fd);
-	return 0;
-}
 
 static int find_vnf(struct agent *a, const struct calvin_agent_str *name, char *err, size_t errlen)
 {
@@ -92,16 +74,15 @@ int agent_configure(struct agent *a, const struct calvin_agent_configure *c, cha
 			      errlen);
 	if (!e)
 		e = find_vnf(a, &c->vnf, err, errlen);
-	if (!e)
-		e = write_key(a, &c->key, err, errlen);
 	if (e)
 		return e;
+	calvin_sa_set_wipe(&a->keys);
+	a->has_keys = false;
 	a->cpu = c->cpu;
 	memcpy(a->west_peer, c->west_peer, 6);
 	memcpy(a->east_peer, c->east_peer, 6);
 	a->west_mtu = c->west_mtu;
 	a->east_mtu = c->east_mtu;
-	memcpy(a->seed, c->seed, sizeof(a->seed));
 	a->state = CALVIN_AGENT_CONFIGURED;
 	fprintf(stderr, AGENT_PROG ": configured %s of chain %s (%s), cpu %d\n",
 		a->spec.vnfs[a->vnf_id].name, a->spec.name,
@@ -130,12 +111,10 @@ static int kernel_start(struct agent *a, char *err, size_t errlen)
 {
 	const struct calvin_vnf_spec *v = &a->spec.vnfs[a->vnf_id];
 	struct calvin_xdp_forward_cfg base = {0};
-	char obj_dir[PATH_MAX];
+	struct calvin_kvnf k;
 	int e;
 
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", a->lib_dir);
 	snprintf(a->pin_dir, sizeof(a->pin_dir), "/sys/fs/bpf/calvin/%s/%s", a->spec.name, v->name);
-	base.obj_dir = obj_dir;
 	base.pin_dir = a->pin_dir;
 	base.vnf_id = (uint16_t)a->vnf_id;
 	base.probe_port = (uint16_t)a->spec.probe.port;
@@ -148,7 +127,9 @@ static int kernel_start(struct agent *a, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: the VM has no NICs named west and east", v->name);
 		return -ENODEV;
 	}
-	e = calvin_kvnf_attach(v, &base);
+	e = calvin_kvnf_from_spec(v, &k);
+	if (!e)
+		e = calvin_kvnf_attach(&k, &base);
 	if (e == -EOPNOTSUPP)
 		snprintf(err, errlen, "%s: kind %s has no kernel-space implementation", v->name,
 			 calvin_vnf_kind_name(v->kind));
@@ -187,31 +168,106 @@ static void allow_cpu(int cpu)
 		fprintf(stderr, AGENT_PROG ": cannot run on CPU %d: %s\n", cpu, strerror(errno));
 }
 
+static bool is_crypt(const struct calvin_vnf_spec *v)
+{
+	return v->kind == CALVIN_VNF_ENCRYPT || v->kind == CALVIN_VNF_DECRYPT;
+}
+
+int agent_keys(struct agent *a, const struct calvin_agent_str *keys, char *err, size_t errlen)
+{
+	struct calvin_sa_set set;
+	int e;
+
+	if (a->state != CALVIN_AGENT_CONFIGURED) {
+		snprintf(err, errlen, "keys: %s",
+			 a->state == CALVIN_AGENT_RUNNING ? "the VNF is running; stop it first"
+							  : "configure a VNF first");
+		return -EINVAL;
+	}
+	if (!is_crypt(&a->spec.vnfs[a->vnf_id])) {
+		snprintf(err, errlen, "keys: %s is not an encrypt or decrypt VNF",
+			 a->spec.vnfs[a->vnf_id].name);
+		return -EINVAL;
+	}
+	e = calvin_sa_set_decode((const uint8_t *)keys->ptr, keys->len, &set);
+	if (e) {
+		snprintf(err, errlen, "keys: not a set of SA keys this agent reads (%s)",
+			 strerror(-e));
+		return e;
+	}
+	/* keys of an epoch a start used already would repeat its nonces */
+	if (set.epoch <= a->last_epoch) {
+		snprintf(err, errlen,
+			 "keys: epoch %u is not after %u, the last one started; keys are never "
+			 "used twice",
+			 set.epoch, a->last_epoch);
+		calvin_sa_set_wipe(&set);
+		return -EKEYREJECTED;
+	}
+	calvin_sa_set_wipe(&a->keys);
+	a->keys = set;
+	a->has_keys = true;
+	calvin_sa_set_wipe(&set);
+	return 0;
+}
+
+/* An encrypt or decrypt VNF's keys into a pipe for calvin-vnf (*fd, -1
+ * for other kinds); the agent forgets them, and their epoch is used up. */
+static int keys_handover(struct agent *a, int *fd, char *err, size_t errlen)
+{
+	const struct calvin_vnf_spec *v = &a->spec.vnfs[a->vnf_id];
+	int e;
+
+	*fd = -1;
+	if (!is_crypt(v))
+		return 0;
+	if (!a->has_keys) {
+		snprintf(err, errlen,
+			 "%s: no fresh keys (the host sends them before each start; a start "
+			 "never reuses the keys of another)",
+			 v->name);
+		return -ENOKEY;
+	}
+	e = sa_set_pipe(&a->keys);
+	a->last_epoch = a->keys.epoch;
+	calvin_sa_set_wipe(&a->keys);
+	a->has_keys = false;
+	if (e < 0) {
+		snprintf(err, errlen, "%s: cannot hand over its keys: %s", v->name, strerror(-e));
+		return e;
+	}
+	*fd = e;
+	return 0;
+}
+
 static int user_start(struct agent *a, char *err, size_t errlen)
 {
 	const struct calvin_vnf_spec *v = &a->spec.vnfs[a->vnf_id];
 	struct calvin_vnf_site site = {
-	    .vnf_id = a->vnf_id,
-	    .cpu = a->cpu,
-	    .west = AGENT_WEST,
-	    .east = AGENT_EAST,
-	    .key_file = a->key_file[0] ? a->key_file : NULL,
+		.vnf_id = a->vnf_id,
+		.cpu = a->cpu,
+		.west = AGENT_WEST,
+		.east = AGENT_EAST,
+		.keys_fd = -1,
 	};
 	static struct calvin_vnf_argv args;
-	char bin[PATH_MAX], random[2 * CALVIN_DEPLOY_RANDOM_LEN + 1];
+	char bin[PATH_MAX];
 	int ready[2], e;
 	pid_t pid;
 
 	snprintf(bin, sizeof(bin), "%s/calvin-vnf", a->lib_dir);
 	site.bin = bin;
-	/* the host's deployment random: the pair's other end, in its own VM,
-	 * derives the same traffic keys from it */
-	calvin_deploy_random_format(a->seed, random);
-	site.deploy_random = random;
 	memcpy(site.west_peer, a->west_peer, 6);
 	memcpy(site.east_peer, a->east_peer, 6);
-	if (pipe(ready))
-		return -errno;
+	e = keys_handover(a, &site.keys_fd, err, errlen);
+	if (e)
+		return e;
+	if (pipe(ready)) {
+		e = -errno;
+		if (site.keys_fd >= 0)
+			close(site.keys_fd);
+		return e;
+	}
 	site.ready_fd = ready[1];
 	e = calvin_vnf_argv_build(&args, &a->spec, &site);
 	if (e) {
@@ -225,6 +281,8 @@ static int user_start(struct agent *a, char *err, size_t errlen)
 	}
 	if (pid == 0) {
 		close(ready[0]);
+		if (site.keys_fd >= 0)
+			fcntl(site.keys_fd, F_SETFD, 0);
 		/* isolcpus= keeps the vCPU out of init's affinity, which we inherit */
 		allow_cpu(a->cpu);
 		execv(bin, args.argv);
@@ -232,6 +290,7 @@ static int user_start(struct agent *a, char *err, size_t errlen)
 		_exit(127);
 	}
 	a->vnf_pid = pid;
+	a->vnf_exit = -1;
 	close(ready[1]);
 	ready[1] = -1;
 	e = wait_ready(ready[0]);
@@ -242,6 +301,8 @@ close:
 	close(ready[0]);
 	if (ready[1] >= 0)
 		close(ready[1]);
+	if (site.keys_fd >= 0)
+		close(site.keys_fd);
 	return e;
 }
 
@@ -342,6 +403,11 @@ static void stop_vnf_process(struct agent *a)
 	struct timespec tick = {0, 10 * 1000 * 1000};
 	int waited = 0, status;
 
+	/* reaped already: its pid may be another process's by now */
+	if (!agent_vnf_running(a)) {
+		a->vnf_pid = 0;
+		return;
+	}
 	kill(a->vnf_pid, SIGTERM);
 	while (waitpid(a->vnf_pid, &status, WNOHANG) == 0) {
 		if (waited >= VNF_STOP_TIMEOUT_MS) {
@@ -372,6 +438,8 @@ int agent_stop(struct agent *a, char *err, size_t errlen)
 	}
 	if (a->state == CALVIN_AGENT_RUNNING)
 		a->state = CALVIN_AGENT_CONFIGURED;
+	calvin_sa_set_wipe(&a->keys);
+	a->has_keys = false;
 	if (e)
 		snprintf(err, errlen, "cannot detach XDP programs: %s", strerror(-e));
 	return e;
@@ -417,9 +485,13 @@ int agent_counters(struct agent *a, struct calvin_agent_counters *out, char *err
 	out->space = (uint8_t)v->space;
 	if (v->space == CALVIN_KERNEL)
 		return kernel_counters(a, out, err, errlen);
+	/* an exited VNF has no telemetry socket: say so, not a socket error */
+	if (!agent_vnf_values(a, out))
+		return 0;
 	/* the file prefix calvin-vnf gives its EAL */
 	snprintf(prefix, sizeof(prefix), "calvin-%s.%s", a->spec.name, v->name);
-	e = dpdk_query(prefix, "/calvin/stats", a->telemetry, sizeof(a->telemetry));
+	e = dpdk_query(prefix, CALVIN_VNF_STATS_CMD, a->telemetry, sizeof(a->telemetry),
+		       AGENT_TELEMETRY_TIMEOUT_MS);
 	if (e) {
 		snprintf(err, errlen, "%s: telemetry socket unavailable: %s", v->name,
 			 strerror(-e));

@@ -9,8 +9,10 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "jout.h"
 #include "state.h"
 #include "util.h"
+#include "util/util.h"
 
 /* A short paced run unless -c, -r, -p, -s say otherwise: a fifth of a
  * second at the haptic rate, enough for a p99 of 200 samples. */
@@ -62,14 +64,17 @@ int admit_check(const struct calvin_chain_spec *spec, const struct cmd_args *a)
  * tear-down failed, what to do). */
 static void admit_say(const struct calvin_chain_spec *spec, bool admitted, int down)
 {
-	if (calvin_json)
-		printf("{\"chain\":\"%s\",\"admitted\":%s,\"up\":%s}\n", spec->name,
-		       admitted ? "true" : "false", admitted || down ? "true" : "false");
-	else if (admitted)
+	if (calvin_json) {
+		/* the members of up's and probe's, and the outcome */
+		jw_str(jout(), "chain", spec->name);
+		jw_bool(jout(), "admitted", admitted);
+		jw_bool(jout(), "up", admitted || down);
+	} else if (admitted) {
 		printf("admitted: chain %s is within its budget and stays up\n", spec->name);
-	else
+	} else {
 		printf("not admitted: chain %s is %s\n", spec->name,
 		       down ? "not fully down: run 'calvin down' for it" : "down again");
+	}
 }
 
 int chain_admit(const struct calvin_chain_spec *spec, const struct probe_args *given)
@@ -89,6 +94,8 @@ int chain_admit(const struct calvin_chain_spec *spec, const struct probe_args *g
 	}
 	down = chain_down(spec->name);
 	if (calvin_quit) {
+		jw_bool(jout(), "admitted", false);
+		jw_bool(jout(), "up", down);
 		calvin_err("interrupted; chain %s was not admitted, and is %s", spec->name,
 			   down ? "not fully down: run 'calvin down' again" : "down");
 		return quit_status();

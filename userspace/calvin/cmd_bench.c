@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* calvin bench MODE CHAIN.yaml: the benchmarks users run to decide how to
- * deploy a latency-critical chain. Each mode (bench/: baseline, pinning,
- * wakeup, throughput) runs its configurations in alternating rounds in one
- * session and writes a report directory. Whatever it starts or deploys is
- * journalled first (bench/journal.c) and gone when it ends, on Ctrl-C too;
- * after a SIGKILL the next `calvin bench` or `calvin down --all` removes it. */
+ * deploy a latency-critical chain. Each mode (bench/calvin/: baseline,
+ * pinning, wakeup, throughput) runs its configurations in alternating
+ * rounds in one session and writes a report directory. Whatever it starts
+ * or deploys is journalled first (bench/calvin/journal.c) and gone when it
+ * ends, on Ctrl-C too; after a SIGKILL the next `calvin bench` or `calvin
+ * down --all` removes it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/bench.h"
+#include "bench/calvin/bench.h"
+#include "jout.h"
 #include "state.h"
 #include "util.h"
+#include "util/util.h"
 
 static const struct bench_mode modes[] = {
 	{ .name = "baseline", .rounds = 3, .count = 1000, .seconds = 2, .run = bench_baseline },
@@ -195,17 +198,31 @@ static int setup(struct bench *b, const struct cmd_args *a)
 	else
 		snprintf(b->outdir, sizeof(b->outdir), "bench/results/%s-%s-%s", b->mode->name,
 			 b->spec.name, date);
-	err = mkdir_p(b->outdir, 0755);
-	if (err) {
-		calvin_err("cannot create the report directory %s: %s", b->outdir, strerror(-err));
-		return CALVIN_EXIT_USAGE;
-	}
+	rc = bench_report_open(b);
+	if (rc)
+		return rc;
 	snprintf(b->command, sizeof(b->command),
 		 "calvin bench %s %.256s -n %u%s%.0u -t %g -o %.512s", b->mode->name, a->arg[1],
 		 b->rounds, b->count ? " -c " : "", b->count, b->seconds, b->outdir);
 	b->progress = isatty(STDERR_FILENO);
 	sched_getaffinity(0, sizeof(b->affinity), &b->affinity);
 	return 0;
+}
+
+/* The last line, or under -j the document: where the report is. */
+static void bench_say(const struct bench *b)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/report.md", b->outdir);
+	if (!calvin_json) {
+		printf("calvin bench %s: report in %s\n", b->mode->name, path);
+		return;
+	}
+	jw_str(jout(), "mode", b->mode->name);
+	jw_str(jout(), "chain", b->spec.name);
+	jw_str(jout(), "dir", b->outdir);
+	jw_str(jout(), "report", path);
 }
 
 int cmd_bench(const struct cmd_args *a)
@@ -217,12 +234,15 @@ int cmd_bench(const struct cmd_args *a)
 	if (!b)
 		return CALVIN_EXIT_FAIL;
 	b->journal.fd = -1;
+	b->dir.fd = b->chains.fd = b->deployed.fd = -1;
 	b->mode = find_mode(a->arg[0]);
 	rc = b->mode ? setup(b, a) : CALVIN_EXIT_USAGE;
 	if (rc)
 		goto out;
 	catch_quit_signals();
 	rc = bench_journal_open(&b->journal);
+	if (!rc)
+		rc = bench_deployed_open(b);
 	if (rc)
 		goto out;
 	bench_describe_machine(b);
@@ -231,10 +251,16 @@ int cmd_bench(const struct cmd_args *a)
 		fputs("\r\033[K", stderr);
 	/* every process and chain of the run is gone unless a tear-down failed */
 	bench_journal_close(&b->journal, rc != CALVIN_EXIT_FAIL);
-	printf("calvin bench %s: report in %s/report.md\n", b->mode->name, b->outdir);
+	bench_say(b);
+	if (!rc && b->incomplete) {
+		calvin_err("calvin bench %s: some figures were not measured; %s/report.md says why",
+			   b->mode->name, b->outdir);
+		rc = CALVIN_EXIT_FAIL;
+	}
 	if (calvin_quit)
 		rc = quit_status();
 out:
+	bench_folders_close(b);
 	for (i = 0; i < b->nr_series; i++)
 		calvin_bench_series_free(&b->series[i]);
 	free(b->series);

@@ -7,10 +7,12 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "bench/bench.h"
+#include "bench/calvin/bench.h"
 #include "commands.h"
 #include "isolate/isolate.h"
+#include "jout.h"
 #include "util.h"
+#include "util/util.h"
 
 int chain_undo(const struct node_backend *be, struct chain_state *s)
 {
@@ -61,6 +63,7 @@ int chain_down(const char *chain)
 
 static int down_all(void)
 {
+	struct json_object *chains = calvin_json ? jw_arr() : NULL;
 	struct dirent *de;
 	int rc = 0, r;
 	size_t n;
@@ -72,20 +75,22 @@ static int down_all(void)
 	if (r && r != -EBUSY)
 		rc = CALVIN_EXIT_FAIL;
 	dir = opendir(calvin_run_dir());
-	if (!dir)
-		return rc;
-	while ((de = readdir(dir))) {
+	while (dir && (de = readdir(dir))) {
 		n = strlen(de->d_name);
 		if (n <= 6 || strcmp(de->d_name + n - 6, ".state"))
 			continue;
 		de->d_name[n - 6] = '\0';
 		if (!calvin_name_valid(de->d_name))
 			continue; /* not a journal calvin wrote */
+		jw_push(chains, json_object_new_string(de->d_name));
 		r = chain_down(de->d_name);
 		if (r)
 			rc = r;
 	}
-	closedir(dir);
+	if (dir)
+		closedir(dir);
+	/* -j: {"chains": [what was deployed], "down": true when all is gone} */
+	jw_add(jout(), "chains", chains);
 	return rc;
 }
 
@@ -115,5 +120,9 @@ int cmd_down(const struct cmd_args *a)
 		rc = state_dir_check(false);
 	if (rc)
 		return rc;
-	return a->all ? down_all() : chain_down(a->arg[0]);
+	if (!a->all)
+		jw_str(jout(), "chain", a->arg[0]);
+	rc = a->all ? down_all() : chain_down(a->arg[0]);
+	jw_bool(jout(), "down", !rc);
+	return rc;
 }

@@ -5,6 +5,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "jout.h"
 #include "util.h"
 
 int cmd_plan(const struct cmd_args *a)
@@ -20,12 +21,13 @@ int cmd_plan(const struct cmd_args *a)
 		rc = make_plan(&spec, &plan, &host);
 	if (rc)
 		return rc;
-	if (calvin_json)
-		calvin_plan_print_json(stdout, &spec, host, &plan);
-	else
-		calvin_plan_print_text(stdout, &spec, host, &plan);
+	if (calvin_json) {
+		jout_set(calvin_plan_jobj(&spec, host, &plan));
+		return 0;
+	}
+	calvin_plan_print_text(stdout, &spec, host, &plan);
 	/* what the nodes are (VMs, and on which accelerator) */
-	if (!calvin_json && backend_describe(&spec, line, sizeof(line)))
+	if (backend_describe(&spec, line, sizeof(line)))
 		printf("nodes: %s\n", line);
 	return 0;
 }

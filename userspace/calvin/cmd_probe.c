@@ -13,9 +13,12 @@
 #include "backend.h"
 #include "commands.h"
 #include "isolate/isolate.h"
+#include "jout.h"
+#include "measure/measure.h"
+#include "outdir.h"
 #include "probe.h"
-#include "report.h"
 #include "util.h"
+#include "util/util.h"
 
 static int parse_uint(const char *opt, const char *s, unsigned int lo, unsigned int hi,
 		      unsigned int *out)
@@ -77,6 +80,7 @@ void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_a
 	out->p = spec->probe;
 	out->raw = a->raw;
 	out->outdir = a->outdir;
+	out->dir = a->dir;
 	out->check = a->check;
 	if (a->p.count)
 		out->p.count = a->p.count;
@@ -107,6 +111,17 @@ static void pin_to_housekeeping(const struct calvin_chain_spec *spec)
 		calvin_err("cannot pin the probe to its housekeeping CPUs: %s", strerror(errno));
 }
 
+/* The report's members join the command's document (run's and up
+ * --admit's have more), indented as a report reads. */
+static void report_jout(const struct calvin_chain_spec *spec, const struct calvin_probe_result *r)
+{
+	struct json_object *o = calvin_report_jobj(spec, r);
+
+	jw_merge(jout(), o);
+	json_object_put(o);
+	jout_pretty();
+}
+
 int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a)
 {
 	struct calvin_probe_opts o = { 0 };
@@ -132,7 +147,7 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 			calvin_err("cannot write %s: %s", a->raw, strerror(errno));
 			return CALVIN_EXIT_USAGE;
 		}
-	} else if (a->outdir) {
+	} else if (a->dir) {
 		raw = tmpfile();
 		if (!raw) {
 			calvin_err("cannot make a temporary file: %s", strerror(errno));
@@ -161,11 +176,11 @@ int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a
 		rc = CALVIN_EXIT_FAIL;
 	} else {
 		if (calvin_json)
-			calvin_report_json(stdout, spec, r);
+			report_jout(spec, r);
 		else
 			calvin_report_text(stdout, spec, r);
 		fflush(raw ? raw : stdout);
-		if (a->outdir && report_dir_write(a->outdir, spec, r, raw, NULL, NULL))
+		if (a->dir && report_dir_write(a->dir, spec, r, raw, NULL, NULL))
 			rc = CALVIN_EXIT_FAIL;
 		if (a->check && calvin_verdict(spec, r))
 			rc = CALVIN_EXIT_OVER_BUDGET;
@@ -180,20 +195,28 @@ close_raw:
 
 int cmd_probe(const struct cmd_args *a)
 {
+	struct outdir dir = { .fd = -1 };
 	struct calvin_chain_spec spec;
 	struct probe_args merged;
 	int rc;
 
 	rc = check_name("chain", a->arg[0]);
 	if (!rc)
+		jw_str(jout(), "chain", a->arg[0]);
+	if (!rc)
 		rc = need_root("calvin probe");
 	if (!rc)
 		rc = deployed_spec(a->arg[0], &spec);
+	/* the report folder is taken before a probe is sent */
+	if (!rc && a->probe.outdir)
+		rc = outdir_open(&dir, a->probe.outdir);
 	if (rc)
 		return rc;
 	probe_args_apply(&spec, &a->probe, &merged);
+	merged.dir = a->probe.outdir ? &dir : NULL;
 	/* Ctrl-C ends the probes early; the report shows what they measured */
 	catch_quit_signals();
 	rc = chain_probe(&spec, &merged);
+	outdir_close(&dir);
 	return calvin_quit ? quit_status() : rc;
 }

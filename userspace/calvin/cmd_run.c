@@ -8,8 +8,11 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "jout.h"
+#include "outdir.h"
 #include "state.h"
 #include "util.h"
+#include "util/util.h"
 
 /* `run` deploys a chain of its own and removes it at the end: one that is
  * up already is someone's, and must not be taken down by it. */
@@ -27,24 +30,41 @@ static int refuse_deployed(const struct calvin_chain_spec *spec)
 
 int cmd_run(const struct cmd_args *a)
 {
+	struct outdir dir = { .fd = -1 };
 	struct calvin_chain_spec spec;
+	struct calvin_spec_text text;
 	struct probe_args merged;
 	int rc, down;
 
-	rc = load_spec(a->arg[0], &spec);
+	rc = load_spec_text(a->arg[0], &spec, &text);
+	if (rc)
+		return rc;
+	rc = refuse_deployed(&spec);
 	if (!rc)
-		rc = refuse_deployed(&spec);
-	if (rc)
+		rc = need_root("calvin run");
+	/* a report folder calvin may not write is refused before the chain
+	 * is deployed, not after it was measured */
+	if (!rc && a->probe.outdir)
+		rc = outdir_open(&dir, a->probe.outdir);
+	if (!rc) {
+		catch_quit_signals();
+		rc = chain_up(&spec, &text);
+	}
+	calvin_spec_text_free(&text);
+	if (rc) {
+		outdir_close(&dir);
+		jw_str(jout(), "chain", spec.name);
+		jw_bool(jout(), "up", false);
 		return rc;
-	catch_quit_signals();
-	rc = chain_up(&spec);
-	if (rc)
-		return rc;
+	}
 	probe_args_apply(&spec, &a->probe, &merged);
+	merged.dir = a->probe.outdir ? &dir : NULL;
 	/* a signal between up and the first probe: nothing to measure */
 	rc = calvin_quit ? 0 : chain_probe(&spec, &merged);
 	fflush(stdout);
+	outdir_close(&dir);
 	down = chain_down(spec.name);
+	jw_bool(jout(), "down", !down);
 	if (calvin_quit) {
 		calvin_err("interrupted; chain %s is %s", spec.name,
 			   down ? "not fully down: run 'calvin down' again" : "down");

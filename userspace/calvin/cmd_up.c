@@ -7,39 +7,16 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "backend.h"
 #include "commands.h"
 #include "isolate/isolate.h"
+#include "jout.h"
 #include "loader.h"
 #include "util.h"
-
-/* A fresh random value for this deployment, from which its encrypt and
- * decrypt VNFs derive their traffic keys: no deployment reuses the keys
- * (and so the nonces) of another. Not secret; kept beside the journal. */
-static int deploy_random_make(struct deploy *d, const char *dir)
-{
-	uint8_t rnd[CALVIN_DEPLOY_RANDOM_LEN];
-	char path[PATH_MAX + sizeof(CALVIN_DEPLOY_RANDOM_FILE) + 1];
-	unsigned int i;
-	int fd, err = 0;
-
-	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
-		return -EIO;
-	for (i = 0; i < sizeof(rnd); i++)
-		snprintf(d->deploy_random + 2 * i, 3, "%02x", rnd[i]);
-	snprintf(path, sizeof(path), "%s/%s", dir, CALVIN_DEPLOY_RANDOM_FILE);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (dprintf(fd, "%s\n", d->deploy_random) < 0)
-		err = -EIO;
-	close(fd);
-	return err;
-}
+#include "util/util.h"
 
 /* The plan record: other chains' plans keep off this chain's cores, and
  * its probe finds its housekeeping cores there. */
@@ -59,7 +36,8 @@ static int write_plan_record(const char *path, const struct deploy *d)
 
 /* The chain's own files: plan record, spec copy, log dir, deployment random,
  * bpffs pin root. `probe`, `status` and `down` need what was deployed,
- * whatever happens to the file afterwards: the copy names the same key files. */
+ * whatever happens to the file afterwards: the copy is the bytes `up`
+ * read and checked, and names the same key files. */
 static int chain_files(struct deploy *d)
 {
 	const char *name = d->spec->name;
@@ -79,9 +57,9 @@ static int chain_files(struct deploy *d)
 		err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
 	if (err)
 		return err;
-	err = calvin_spec_copy(d->spec->path, path, why, sizeof(why));
+	err = calvin_spec_text_write(d->text, path, NULL, why, sizeof(why));
 	if (err) {
-		fprintf(stderr, "%s\n", why);
+		calvin_err_line(why);
 		return err;
 	}
 	err = state_file(path, sizeof(path), name, ".d");
@@ -162,7 +140,8 @@ static void print_up(const struct deploy *d)
 	unsigned int i;
 
 	if (calvin_json) {
-		printf("{\"chain\":\"%s\",\"up\":true}\n", s->name);
+		jw_str(jout(), "chain", s->name);
+		jw_bool(jout(), "up", true);
 		return;
 	}
 	printf("chain %s is up: probe", s->name);
@@ -181,21 +160,32 @@ static void print_up(const struct deploy *d)
 }
 
 /* Several kernel VNFs on one node need libxdp's multi-program dispatcher;
- * find out before anything is created. */
-static int check_shared_nodes(const struct calvin_chain_spec *spec)
+ * find out before anything is created. Loading it needs root: offline
+ * without root, what was not checked goes to unchecked. */
+static int check_shared_nodes(const struct calvin_chain_spec *spec, bool offline, char *unchecked,
+			      size_t len)
 {
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 	unsigned int n = calvin_chain_nodes(spec, nodes), i;
 
 	for (i = 1; i + 1 < n; i++) {
-		if (nodes[i].nr_vnfs < 2 || calvin_xdp_dispatcher_available())
+		if (nodes[i].nr_vnfs < 2)
 			continue;
-		calvin_err(
-		    "%s:%d:%d: node '%s' holds %u kernel VNFs, but this kernel cannot "
-		    "load libxdp's multi-program dispatcher; give each VNF a node of its own",
-		    spec->path, spec->vnfs[nodes[i].first_vnf + 1].pos.line,
-		    spec->vnfs[nodes[i].first_vnf + 1].pos.col, nodes[i].name, nodes[i].nr_vnfs);
-		return CALVIN_EXIT_USAGE;
+		if (offline && geteuid() != 0) {
+			snprintf(unchecked, len,
+				 "whether this kernel loads libxdp's dispatcher, which node '%s' "
+				 "needs, is checked as root only",
+				 nodes[i].name);
+			return 0;
+		}
+		if (calvin_xdp_dispatcher_available())
+			continue;
+		return host_cannot(spec,
+				   "node '%s' (line %d) holds %u kernel VNFs, and this kernel "
+				   "cannot load libxdp's multi-program dispatcher; give each VNF "
+				   "a node of its own",
+				   nodes[i].name, spec->vnfs[nodes[i].first_vnf + 1].pos.line,
+				   nodes[i].nr_vnfs);
 	}
 	return 0;
 }
@@ -234,20 +224,27 @@ static int check_journal_names(const struct calvin_chain_spec *spec)
 	return 0;
 }
 
-/* Everything that can be checked before the first resource exists, but
- * the plan (see chain_up()). */
-static int check_chain(const struct calvin_chain_spec *spec, const struct node_backend *be)
+int chain_check(const struct calvin_chain_spec *spec, bool offline, struct calvin_keyring *keys,
+		char *unchecked, size_t len)
 {
+	const struct node_backend *be = backend_of(spec);
 	int rc;
 
-	rc = check_journal_names(spec);
+	unchecked[0] = '\0';
+	/* what is wrong with the file first: a host limit is about valid ones;
+	 * up reads the key files here, once, and keeps their keys */
+	rc = keys ? deploy_keys_load(spec, keys) : check_key_files(spec);
 	if (!rc)
-		rc = be->check(spec);
-	if (!rc)
-		rc = check_shared_nodes(spec);
-	if (!rc)
-		rc = check_key_files(spec);
-	return rc;
+		rc = check_journal_names(spec);
+	if (rc)
+		return rc;
+	if (!be)
+		return host_cannot(spec,
+				   "backend %s is not available in this build of calvin; "
+				   "use 'backend: netns'",
+				   calvin_backend_name(spec->backend));
+	rc = be->check(spec, offline);
+	return rc ? rc : check_shared_nodes(spec, offline, unchecked, len);
 }
 
 /* The one line of an interrupted `up`. */
@@ -283,32 +280,31 @@ static int plan_and_journal(struct deploy *d, struct calvin_plan *plan)
 	return CALVIN_EXIT_FAIL;
 }
 
-int chain_up(const struct calvin_chain_spec *spec)
+static int chain_up_keyed(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text,
+			  struct calvin_keyring *keys)
 {
 	const struct node_backend *be = backend_of(spec);
 	struct chain_state state;
 	struct calvin_plan plan;
-	struct deploy d = { .spec = spec, .state = &state, .plan = &plan };
+	struct deploy d = {
+		.spec = spec, .text = text, .state = &state, .plan = &plan, .keys = keys
+	};
+	char unchecked[256];
 	int rc, err, lock;
 	bool left;
 
 	rc = need_root("calvin up");
+	if (!rc)
+		rc = chain_check(spec, false, keys, unchecked, sizeof(unchecked));
 	if (rc)
 		return rc;
-	if (!be) {
-		calvin_err("%s: backend %s is not available in this build; use 'backend: netns'",
-			   spec->path, calvin_backend_name(spec->backend));
-		return CALVIN_EXIT_USAGE;
-	}
 	err = ensure_bpffs();
 	if (err) {
 		calvin_err("cannot mount bpffs on /sys/fs/bpf: %s; XDP maps need it",
 			   strerror(-err));
 		return CALVIN_EXIT_USAGE;
 	}
-	rc = check_chain(spec, be);
-	if (!rc)
-		rc = state_dir_check(true);
+	rc = state_dir_check(true);
 	if (rc)
 		return rc;
 	if (calvin_quit)
@@ -320,7 +316,7 @@ int chain_up(const struct calvin_chain_spec *spec)
 	rc = plan_and_journal(&d, &plan);
 	if (rc) {
 		plan_unlock(&lock);
-		return rc == -EEXIST ? chain_update(spec) : rc;
+		return rc == -EEXIST ? chain_update(spec, text) : rc;
 	}
 	err = step(record(&d, be));
 	plan_unlock(&lock);
@@ -342,17 +338,34 @@ int chain_up(const struct calvin_chain_spec *spec)
 	return 0;
 }
 
+int chain_up(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text)
+{
+	struct calvin_keyring keys = { 0 };
+	int rc;
+
+	rc = chain_up_keyed(spec, text, &keys);
+	calvin_keyring_clear(&keys);
+	return rc;
+}
+
 int cmd_up(const struct cmd_args *a)
 {
 	struct calvin_chain_spec spec;
+	struct calvin_spec_text text;
 	int rc;
 
-	rc = load_spec(a->arg[0], &spec);
-	if (!rc)
-		rc = admit_check(&spec, a);
+	rc = load_spec_text(a->arg[0], &spec, &text);
 	if (rc)
 		return rc;
+	rc = admit_check(&spec, a);
+	if (rc)
+		goto out;
 	catch_quit_signals();
-	rc = chain_up(&spec);
-	return rc || !a->admit ? rc : chain_admit(&spec, &a->probe);
+	jw_str(jout(), "chain", spec.name);
+	rc = chain_up(&spec, &text);
+	if (!rc && a->admit)
+		rc = chain_admit(&spec, &a->probe);
+out:
+	calvin_spec_text_free(&text);
+	return rc;
 }

@@ -139,6 +139,6 @@ void cmd_usage(const struct calvin_cmd *cmd, FILE *f)
 {
 	fprintf(f, "usage: calvin %s %s\n\n%s", cmd->name, cmd->synopsis, cmd->usage);
 	fprintf(f, "\n  -j, --json     JSON output\n"
-		   "  -v, --verbose  show the commands calvin runs\n"
+		   "  -v, --verbose  show each operation and command\n"
 		   "  -h, --help     this text\n");
 }

@@ -8,15 +8,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "chainspec.h"
-#include "plan.h"
+#include "plan/plan.h"
+#include "spec/spec.h"
 
 /* Command-line overrides of a spec's probe section (0 = not given). */
 struct probe_args {
 	struct calvin_probe_spec p;
-	const char *raw;    /* per-probe records to this file */
-	const char *outdir; /* the report as files (report.md, samples.csv, pictures) */
-	bool check;	 /* exit CALVIN_EXIT_OVER_BUDGET when the verdict is not within budget */
+	const char *raw;	  /* per-probe records to this file */
+	const char *outdir;	  /* -o: the report as files (report.md, samples.csv, pictures) */
+	const struct outdir *dir; /* that folder, taken (outdir.h) before anything ran */
+	bool check; /* exit CALVIN_EXIT_OVER_BUDGET when the verdict is not within budget */
 };
 
 /* Command-line settings of `calvin bench` (0 or NULL: the mode's default). */
@@ -95,14 +96,31 @@ extern bool calvin_json;
 
 /* Load and check a spec file; prints the one error line itself. */
 int load_spec(const char *path, struct calvin_chain_spec *spec);
+/* The same, and the bytes it was parsed from (resolved: key files named by
+ * absolute paths) into text, for what deploys them; free it with
+ * calvin_spec_text_free() when the exit code is 0. */
+int load_spec_text(const char *path, struct calvin_chain_spec *spec, struct calvin_spec_text *text);
 /* A chain or node name from the command line, checked like one in a chain
  * file (what: "chain", "node"); prints the one error line itself. */
 int check_name(const char *what, const char *name);
 /* The key files of a spec's encrypt/decrypt VNFs are there, safe and
  * well-formed; prints the error line itself. Needs no root. */
 int check_key_files(const struct calvin_chain_spec *spec);
+/* The guest image a libvirt chain names holds a kernel and an initramfs:
+ * 0, or CALVIN_EXIT_USAGE with the error printed at the image value. */
+int check_vm_image(const struct calvin_chain_spec *spec);
 /* Refuse politely unless root. */
 int need_root(const char *what);
+/* Everything `up` checks before the first resource exists, but the plan:
+ * the file's key files and names, then whether this host can run it (the
+ * backend's check, libxdp's dispatcher). offline (`validate`): no root
+ * needed, nothing started or connected to; what that leaves unchecked
+ * goes to unchecked ("" if nothing). keys (`up`): the key files are read
+ * into it, once, for the deployment; NULL: checked and forgotten. Returns
+ * an exit code after one line. */
+struct calvin_keyring;
+int chain_check(const struct calvin_chain_spec *spec, bool offline, struct calvin_keyring *keys,
+		char *unchecked, size_t len);
 /* The placement for spec on this host (CALVIN_HOST_ROOT: a fake host for
  * tests), and the host as read when host is not NULL; prints the error
  * line itself. */
@@ -120,10 +138,11 @@ void plan_unlock(int *fd);
 /* Is a probe of size bytes big enough for every hop record of the chain?
  * Prints the error line itself. */
 int check_probe_size(const struct calvin_chain_spec *spec, unsigned int size);
-/* Deploy (returns an exit code; on failure nothing is left behind). */
-int chain_up(const struct calvin_chain_spec *spec);
+/* Deploy spec, parsed from text (returns an exit code; on failure nothing
+ * is left behind). The key files are read once, here. */
+int chain_up(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text);
 /* Apply changed kernel VNF parameters to a deployed chain (re-up). */
-int chain_update(const struct calvin_chain_spec *spec);
+int chain_update(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text);
 /* Tear a chain down (returns an exit code; harmless when not deployed). */
 int chain_down(const char *chain);
 struct node_backend;
@@ -155,15 +174,14 @@ int admit_check(const struct calvin_chain_spec *spec, const struct cmd_args *a);
  * tear it down otherwise. 0 when admitted, CALVIN_EXIT_OVER_BUDGET when
  * it missed its budget or lost probes, 1 when it could not be measured. */
 int chain_admit(const struct calvin_chain_spec *spec, const struct probe_args *given);
-/* Write the report of a probe run into dir (outdir.c); raw holds the run's
+/* Write the report of a probe run into d (outdir.c); raw holds the run's
  * per-probe records. placement and command may be NULL. */
 struct calvin_probe_result;
-int report_dir_write(const char *dir, const struct calvin_chain_spec *spec,
+struct outdir;
+int report_dir_write(const struct outdir *d, const struct calvin_chain_spec *spec,
 		     const struct calvin_probe_result *r, FILE *raw, const char *placement,
 		     const char *command);
 /* "2 CPUs online, AMD EPYC, Linux 6.18": the machine, for reports. */
 void report_host_line(char *buf, size_t len);
-/* gnuplot SCRIPT in dir, quietly; 0 when it drew everything. */
-int report_gnuplot_run(const char *dir, const char *script);
 
 #endif /* CALVIN_COMMANDS_H */

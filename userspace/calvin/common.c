@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* What several subcommands share: loading specs, root, placement. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,7 @@
 
 #include "backend.h"
 #include "commands.h"
-#include "host.h"
+#include "plan/plan.h"
 #include "state.h"
 #include "util.h"
 
@@ -17,6 +18,17 @@ int load_spec(const char *path, struct calvin_chain_spec *spec)
 	char err[CALVIN_ERR_MAX];
 
 	if (calvin_spec_load(path, spec, err, sizeof(err))) {
+		calvin_err_line(err);
+		return CALVIN_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int load_spec_text(const char *path, struct calvin_chain_spec *spec, struct calvin_spec_text *text)
+{
+	char err[CALVIN_ERR_MAX];
+
+	if (calvin_spec_load_text(path, spec, text, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return CALVIN_EXIT_USAGE;
 	}
@@ -33,14 +45,26 @@ int check_name(const char *what, const char *name)
 	return CALVIN_EXIT_USAGE;
 }
 
-int check_key_files(const struct calvin_chain_spec *spec)
+/* A check of a spec's files that writes its one line into err. */
+static int spec_files_check(int (*check)(const struct calvin_chain_spec *, char *, size_t),
+			    const struct calvin_chain_spec *spec)
 {
 	char err[CALVIN_ERR_MAX];
 
-	if (!calvin_spec_check_key_files(spec, err, sizeof(err)))
+	if (!check(spec, err, sizeof(err)))
 		return 0;
-	fprintf(stderr, "%s\n", err);
+	calvin_err_line(err);
 	return CALVIN_EXIT_USAGE;
+}
+
+int check_key_files(const struct calvin_chain_spec *spec)
+{
+	return spec_files_check(calvin_spec_check_key_files, spec);
+}
+
+int check_vm_image(const struct calvin_chain_spec *spec)
+{
+	return spec_files_check(calvin_spec_check_image, spec);
 }
 
 int need_root(const char *what)
@@ -49,6 +73,19 @@ int need_root(const char *what)
 		return 0;
 	calvin_err("%s needs root (network namespaces, XDP, bpffs); run it as root", what);
 	return CALVIN_EXIT_USAGE;
+}
+
+int host_cannot(const struct calvin_chain_spec *spec, const char *fmt, ...)
+{
+	char why[CALVIN_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	calvin_err("%s: chain %s is valid, but this host cannot run it: %s", spec->path, spec->name,
+		   why);
+	return CALVIN_EXIT_HOST;
 }
 
 /* The host to plan for: "/", or a tree that looks like one (tests). */
@@ -74,7 +111,7 @@ int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan,
 	      const struct calvin_topology **host)
 {
 	static struct calvin_topology t;
-	char err[CALVIN_ERR_MAX];
+	char err[CALVIN_ERR_MAX], line[sizeof(spec->path) + CALVIN_ERR_MAX + 2];
 	int rc;
 
 	rc = read_host(spec->name, &t);
@@ -84,7 +121,8 @@ int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan,
 		*host = &t;
 	/* the NUMA node of a veth is unknown: no NIC nodes */
 	if (calvin_plan_make(spec, &t, NULL, plan, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", spec->path, err);
+		snprintf(line, sizeof(line), "%s: %s", spec->path, err);
+		calvin_err_line(line);
 		return CALVIN_EXIT_USAGE;
 	}
 	return 0;
@@ -137,7 +175,7 @@ int deployed_spec(const char *chain, struct calvin_chain_spec *spec)
 		return CALVIN_EXIT_USAGE;
 	}
 	if (calvin_spec_load(path, spec, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+		calvin_err_line(err);
 		return CALVIN_EXIT_FAIL;
 	}
 	if (!backend_of(spec)) {

@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "jout.h"
 #include "util.h"
+#include "util/util.h"
 
 bool calvin_json;
 
@@ -17,8 +19,9 @@ static int cmd_help(const struct cmd_args *a);
 	"  -p, --ping-pong   send each probe when the one before came back (or timed out)\n"       \
 	"  -s, --size BYTES  UDP payload bytes, telemetry block included\n"                        \
 	"      --raw FILE    write one line per reply to FILE: seq, times, hop records\n"          \
-	"  -o, --output DIR  also write the report as files: report.md with pictures,\n"       \
-	"                    samples.csv, report.txt, report.json, plot.gp\n"                   \
+	"  -o, --output DIR  also write the report as files: report.md with pictures,\n"           \
+	"                    samples.csv, report.txt, report.json, plot.gp; DIR is made\n"         \
+	"                    (0700) or must be yours, written by nobody else\n"                    \
 	"      --check       exit 3 when the chain is not within budget (or lost probes)\n"        \
 	"The chain file's probe section gives what is not given here.\n"
 
@@ -33,7 +36,10 @@ static const struct calvin_cmd cmds[] = {
 	  .synopsis = "CHAIN.yaml",
 	  .summary = "check a spec and its key files, create nothing",
 	  .usage = "Parse and check a chain file; every error names file:line:column and what to\n"
-		   "do. Needs no root and creates nothing.\n" },
+		   "do (exit 2). Then whether this host can run it, as 'calvin up' checks\n"
+		   "before it creates anything: a valid chain it cannot run exits 4 with one\n"
+		   "line saying why. Needs no root (it says what it could not check without)\n"
+		   "and creates nothing.\n" },
 	{ .name = "plan",
 	  .run = cmd_plan,
 	  .min_args = 1,
@@ -52,7 +58,8 @@ static const struct calvin_cmd cmds[] = {
 	      "Deploy a chain: its nodes, links, kernel and user VNFs, and server. Everything\n"
 	      "is journalled before it is created; a failure or Ctrl-C removes it all.\n"
 	      "On a deployed chain, applies changed acl, router, ratelimit and impair\n"
-	      "parameters in place; any other change needs 'calvin down' first.\n\n"
+	      "parameters in place (a chain whose file means the same is up and\n"
+	      "unchanged: exit 0); any other change needs 'calvin down' first.\n\n"
 	      "      --admit       admission by budget: probe the new chain briefly (200\n"
 	      "                    paced probes) and keep it only if its p99 RTT is within\n"
 	      "                    its budget and no probe was lost; otherwise print the\n"
@@ -86,7 +93,10 @@ static const struct calvin_cmd cmds[] = {
 	  .usage = "Show every deployed chain (or one) and the live counters of each VNF: per\n"
 		   "direction for kernel VNFs, with the hits of each acl rule; from its\n"
 		   "telemetry socket for user VNFs. A VNF the placement gave less than it\n"
-		   "asked for gets a line saying what it asked, what it got and why.\n" },
+		   "asked for gets a line saying what it asked, what it got and why. A VNF\n"
+		   "that does not answer within 2 s gets the line 'NAME: not answering (2 s)',\n"
+		   "the others are shown all the same, and status exits 1. What a VNF answers\n"
+		   "is shown escaped: its control characters as \\xNN.\n" },
 	{ .name = "exec",
 	  .run = cmd_exec,
 	  .min_args = 2,
@@ -147,7 +157,8 @@ static const struct calvin_cmd cmds[] = {
 	      "  -t, --time S      seconds per measurement (decimals allowed): sockperf\n"
 	      "                    (baseline), cyclictest (wakeup), each trial and iperf3\n"
 	      "                    (throughput); tools that count whole seconds get at least 1\n"
-	      "  -o, --output DIR  the report directory (default bench/results/MODE-CHAIN-DATE)\n",
+	      "  -o, --output DIR  the report directory (default bench/results/MODE-CHAIN-DATE),\n"
+	      "                    made (0700) or yours, written by nobody else\n",
 	  .opts = bench_options,
 	  .shortopts = BENCH_SHORTOPTS,
 	  .opt = bench_option },
@@ -158,7 +169,8 @@ static const struct calvin_cmd cmds[] = {
 	  .synopsis = "FILE",
 	  .summary = "a new key file (long-term key) for encrypt/decrypt VNFs",
 	  .usage = "Write a new random key file (mode 0600) for encrypt and decrypt VNFs; an\n"
-		   "existing file is never overwritten.\n" },
+		   "existing file is never overwritten, and a folder that others may write is\n"
+		   "refused (calvin up would refuse a key there).\n" },
 	{ .name = "help",
 	  .run = cmd_help,
 	  .min_args = 0,
@@ -186,7 +198,7 @@ static void usage(FILE *f)
 			fprintf(f, "  %s\n  %*s%s\n", line, SUMMARY_COL, "", cmds[i].summary);
 	}
 	fprintf(f, "\n  -j, --json     JSON output\n"
-		   "  -v, --verbose  show the commands calvin runs\n"
+		   "  -v, --verbose  show each operation and command, and what they say (stderr)\n"
 		   "Options go before or after the command and its arguments. 'calvin help\n"
 		   "COMMAND' or 'calvin COMMAND --help' describes one command.\n");
 }
@@ -201,20 +213,53 @@ static const struct calvin_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+/* -j help: the commands as data, one object each. */
+static struct json_object *cmd_jobj(const struct calvin_cmd *cmd, bool usage_text)
+{
+	struct json_object *o = jw_obj();
+
+	jw_str(o, "name", cmd->name);
+	jw_str(o, "synopsis", cmd->synopsis);
+	jw_str(o, "summary", cmd->summary);
+	if (usage_text)
+		jw_str(o, "usage", cmd->usage);
+	return o;
+}
+
+static void help(const struct calvin_cmd *cmd)
+{
+	struct json_object *a;
+	size_t i;
+
+	if (!calvin_json) {
+		if (cmd)
+			cmd_usage(cmd, stdout);
+		else
+			usage(stdout);
+		return;
+	}
+	if (cmd) {
+		jout_set(cmd_jobj(cmd, true));
+		return;
+	}
+	a = jw_arr();
+	for (i = 0; i < NR_CMDS; i++)
+		jw_push(a, cmd_jobj(&cmds[i], false));
+	jw_add(jout(), "commands", a);
+}
+
 static int cmd_help(const struct cmd_args *a)
 {
-	const struct calvin_cmd *cmd;
+	const struct calvin_cmd *cmd = NULL;
 
-	if (!a->nr) {
-		usage(stdout);
-		return 0;
+	if (a->nr) {
+		cmd = find_cmd(a->arg[0]);
+		if (!cmd) {
+			calvin_err("no command '%s'; see 'calvin help'", a->arg[0]);
+			return CALVIN_EXIT_USAGE;
+		}
 	}
-	cmd = find_cmd(a->arg[0]);
-	if (!cmd) {
-		calvin_err("no command '%s'; see 'calvin help'", a->arg[0]);
-		return CALVIN_EXIT_USAGE;
-	}
-	cmd_usage(cmd, stdout);
+	help(cmd);
 	return 0;
 }
 
@@ -249,9 +294,14 @@ static int dispatch(int argc, char **argv)
 		return CALVIN_EXIT_USAGE;
 	argc -= n;
 	argv += n;
-	if (argc < 2 || argv[1][0] == '-') {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? CALVIN_EXIT_USAGE : 0;
+	if (argc < 2) {
+		usage(stderr);
+		jout_error("no command given; see 'calvin help'");
+		return CALVIN_EXIT_USAGE;
+	}
+	if (argv[1][0] == '-') {
+		help(NULL);
+		return 0;
 	}
 	cmd = find_cmd(argv[1]);
 	if (!cmd) {
@@ -262,7 +312,7 @@ static int dispatch(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (a.help) {
-		cmd_usage(cmd, stdout);
+		help(cmd);
 		return 0;
 	}
 	return cmd->run(&a);
@@ -276,5 +326,7 @@ int main(int argc, char **argv)
 	 * output, not the process: tear-downs and rollbacks still finish */
 	catch_sigpipe();
 	rc = dispatch(argc, argv);
+	/* under -j, the command's one document, whatever happened */
+	rc = jout_done(rc);
 	return output_done(rc);
 }

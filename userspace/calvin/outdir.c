@@ -9,13 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
-#include "report.h"
-#include "report_files.h"
+#include "measure/measure.h"
+#include "outdir.h"
 #include "util.h"
 
 /* "2 CPUs, AMD EPYC 7B13, Linux 6.18.44": what a reader needs to weigh
@@ -43,85 +42,60 @@ void report_host_line(char *buf, size_t len)
 		 u.release);
 }
 
-static FILE *open_in(const char *dir, const char *name, char *path, size_t len)
+/* samples.csv goes to the folder and beside gnuplot (its CDF reads it). */
+static int write_pictures(const struct outdir *d, const struct calvin_chain_spec *spec,
+			  const struct calvin_probe_result *r, FILE *csv, long rows)
 {
-	FILE *f;
+	struct gnuplot_input in = { "samples.csv", fileno(csv) };
+	FILE *gp = tmpfile();
+	int n = -ENOMEM;
 
-	snprintf(path, len, "%s/%s", dir, name);
-	f = fopen(path, "we");
-	if (!f)
-		calvin_err("cannot write %s: %s", path, strerror(errno));
-	return f;
-}
-
-int report_gnuplot_run(const char *dir, const char *script)
-{
-	int status, null;
-	pid_t pid;
-
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		null = open("/dev/null", O_RDWR | O_CLOEXEC);
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-			if (!calvin_verbose)
-				dup2(null, STDERR_FILENO);
-		}
-		if (chdir(dir) < 0)
-			_exit(126);
-		execlp("gnuplot", "gnuplot", script, (char *)NULL);
-		_exit(127);
+	if (gp) {
+		calvin_report_gnuplot(gp, spec, r);
+		n = gnuplot_report(d, "plot.gp", gp, &in, 1);
+		fclose(gp);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+	if (rows > 0 && n <= 0)
+		calvin_err("gnuplot could not draw the pictures in %s (-v shows its messages); the "
+			   "report and samples are there",
+			   d->path);
+	return rows > 0 && n > 0;
 }
 
-static int write_reports(const char *dir, const struct calvin_chain_spec *spec,
+static int write_reports(const struct outdir *d, const struct calvin_chain_spec *spec,
 			 const struct calvin_probe_result *r, FILE *raw,
 			 struct calvin_report_meta *meta)
 {
-	char path[PATH_MAX];
+	FILE *f, *csv;
 	long rows;
-	FILE *f;
 
-	if (!(f = open_in(dir, "report.txt", path, sizeof(path))))
+	if (!(f = outdir_file(d, "report.txt")))
 		return -EIO;
 	calvin_report_text(f, spec, r);
 	fclose(f);
-	if (!(f = open_in(dir, "report.json", path, sizeof(path))))
+	if (!(f = outdir_file(d, "report.json")))
 		return -EIO;
 	calvin_report_json(f, spec, r);
 	fclose(f);
-	if (!(f = open_in(dir, "samples.csv", path, sizeof(path))))
-		return -EIO;
+	if (!(csv = tmpfile()))
+		return -errno;
 	rewind(raw);
-	rows = calvin_raw_to_csv(raw, f, spec, r);
-	fclose(f);
-	if (rows < 0) {
-		calvin_err("cannot convert the probe's records to %s", path);
+	rows = calvin_raw_to_csv(raw, csv, spec, r);
+	if (rows < 0 || fflush(csv) || outdir_copy(d, "samples.csv", fileno(csv))) {
+		if (rows < 0)
+			calvin_err("cannot convert the probe's records to %s/samples.csv", d->path);
+		fclose(csv);
 		return -EIO;
 	}
-	if (!(f = open_in(dir, "plot.gp", path, sizeof(path))))
-		return -EIO;
-	calvin_report_gnuplot(f, spec, r);
-	fclose(f);
-	meta->pictures = rows > 0 && report_gnuplot_run(dir, "plot.gp") == 0;
-	if (rows > 0 && !meta->pictures)
-		calvin_err("gnuplot could not draw the pictures in %s (is it installed?); the "
-			   "report and samples are there",
-			   dir);
-	if (!(f = open_in(dir, "report.md", path, sizeof(path))))
+	meta->pictures = write_pictures(d, spec, r, csv, rows);
+	fclose(csv);
+	if (!(f = outdir_file(d, "report.md")))
 		return -EIO;
 	calvin_report_markdown(f, spec, r, meta);
 	return fclose(f) ? -errno : 0;
 }
 
-int report_dir_write(const char *dir, const struct calvin_chain_spec *spec,
+int report_dir_write(const struct outdir *d, const struct calvin_chain_spec *spec,
 		     const struct calvin_probe_result *r, FILE *raw, const char *placement,
 		     const char *command)
 {
@@ -129,16 +103,9 @@ int report_dir_write(const char *dir, const struct calvin_chain_spec *spec,
 	char date[32], host[512];
 	time_t now = time(NULL);
 	struct tm tm;
-	int err;
-
-	err = mkdir_p(dir, 0755);
-	if (err) {
-		calvin_err("cannot create report directory %s: %s", dir, strerror(-err));
-		return err;
-	}
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
 	report_host_line(host, sizeof(host));
 	meta.date = date;
 	meta.host = host;
-	return write_reports(dir, spec, r, raw, &meta);
+	return write_reports(d, spec, r, raw, &meta);
 }

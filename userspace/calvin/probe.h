@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <netinet/in.h>
 
-#include "chainspec.h"
-#include "probe_stats.h"
+#include "measure/measure.h"
+#include "spec/spec.h"
 
 struct calvin_probe_opts {
 	struct in_addr dst; /* the server */

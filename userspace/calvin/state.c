@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "chainspec.h"
+#include "spec/spec.h"
 #include "state.h"
 #include "util.h"
 

@@ -96,7 +96,7 @@ void journal_step(void);
 /* Close (and unlock) the journal; with remove, delete it: nothing is left. */
 void state_close(struct chain_state *s, bool remove);
 /* Path of a chain's files under the run dir: "CHAIN.state", "CHAIN.yaml",
- * "CHAIN.plan" (its plan record, see plan.h), "CHAIN.d"; -ENAMETOOLONG if
+ * "CHAIN.plan" (its plan record, see plan/plan.h), "CHAIN.d"; -ENAMETOOLONG if
  * it does not fit, -EINVAL for a chain name that is not one. */
 int state_file(char *out, size_t len, const char *chain, const char *suffix);
 

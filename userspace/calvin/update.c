@@ -3,9 +3,10 @@
  * parameters of kernel VNFs changed (acl rules, routes, rates, impairments),
  * they are applied to the running programs through their pinned maps, and
  * traffic the change does not touch keeps flowing. The comparison is by
- * meaning (userspace/lib/chainspec_diff.h): an edit that only moves lines
- * changes nothing, and an acl keeps its hit counters. Anything else that
- * changed needs a `calvin down` first, and is refused in one line. */
+ * meaning (userspace/lib/spec/spec.h): an edit that only moves lines
+ * changes nothing, and an acl keeps its hit counters; an `up` that
+ * changes nothing says so and succeeds. Anything else that changed needs
+ * a `calvin down` first, and is refused in one line. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,14 +15,19 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "chainspec_diff.h"
 #include "commands.h"
+#include "jout.h"
+#include "guest/guest.h"
 #include "kvnf.h"
+#include "spec/spec.h"
 #include "util.h"
+#include "util/util.h"
 
 static bool updatable(const struct calvin_vnf_spec *v)
 {
-	return v->space == CALVIN_KERNEL && calvin_kvnf_updatable(v->kind);
+	int kind = calvin_kvnf_kind_of(v->kind);
+
+	return v->space == CALVIN_KERNEL && kind >= 0 && calvin_kvnf_updatable(kind);
 }
 
 /* One line for what the running chain cannot take; 0 if it can take it all. */
@@ -48,12 +54,12 @@ static int refuse(const struct calvin_chain_spec *spec, const struct calvin_spec
 	return 0;
 }
 
-/* Apply the changed parameters; returns how many VNFs changed, or -errno. */
+/* Apply the changed parameters; 0 or -errno after one line. */
 static int apply(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d)
 {
 	const struct calvin_vnf_spec *v;
 	unsigned int i;
-	int err, n = 0;
+	int err;
 
 	for (i = 0; i < spec->nr_vnfs; i++) {
 		v = &spec->vnfs[i];
@@ -65,40 +71,54 @@ static int apply(const struct calvin_chain_spec *spec, const struct calvin_spec_
 				   calvin_vnf_kind_name(v->kind), strerror(-err));
 			return err;
 		}
-		printf("%s%s", n ? ", " : "", v->name);
+	}
+	return 0;
+}
+
+/* What `up` did to the deployed chain, in one line (or, under -j, in the
+ * command's document): the VNFs updated, the settings taken, or nothing. */
+static void print_update(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d)
+{
+	struct json_object *names = calvin_json ? jw_arr() : NULL;
+	unsigned int i, n = 0;
+
+	if (!calvin_json && !d->nr_params && !d->settings)
+		printf("chain %s is up and unchanged", spec->name);
+	else if (!calvin_json)
+		printf("chain %s: updated ", spec->name);
+	for (i = 0; i < spec->nr_vnfs; i++) {
+		if (!d->params[i])
+			continue;
+		if (names)
+			jw_push(names, json_object_new_string(spec->vnfs[i].name));
+		else
+			printf("%s%s", n ? ", " : "", spec->vnfs[i].name);
 		n++;
 	}
-	return n;
+	jw_str(jout(), "chain", spec->name);
+	jw_bool(jout(), "up", true);
+	jw_bool(jout(), "unchanged", !d->nr_params && !d->settings);
+	jw_add(jout(), "updated", names);
+	jw_bool(jout(), "settings", d->settings);
+	if (!calvin_json)
+		printf("%s%s\n", d->settings && n ? "; " : "",
+		       d->settings ? "budget and probe defaults" : "");
 }
 
 /* The deployed copy of the file follows the new one, moved lines
  * included, so that `status` shows the rules' lines as they are now. It
  * is replaced whole (a reader never sees half of it), through the chain's
  * own directory, which `down` removes. */
-static void refresh_copy(const struct calvin_chain_spec *spec, const char *copy)
+static void refresh_copy(const struct calvin_spec_text *text, const char *name, const char *copy)
 {
 	char tmp[PATH_MAX], why[CALVIN_ERR_MAX];
 
-	if (state_file(tmp, sizeof(tmp), spec->name, ".d/spec.yaml") ||
-	    calvin_spec_copy(spec->path, tmp, why, sizeof(why)) || rename(tmp, copy))
+	if (state_file(tmp, sizeof(tmp), name, ".d/spec.yaml") ||
+	    calvin_spec_text_write(text, copy, tmp, why, sizeof(why)))
 		calvin_err("cannot update %s; status shows the lines of the file as it was", copy);
 }
 
-/* Returns an exit code. */
-static int update(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d)
-{
-	int n = 0;
-
-	printf("chain %s: updated ", spec->name);
-	if (d->nr_params)
-		n = apply(spec, d);
-	if (n >= 0 && d->settings)
-		printf("%sbudget and probe defaults", n > 0 ? "; " : "");
-	printf("\n");
-	return n < 0 ? CALVIN_EXIT_FAIL : 0;
-}
-
-int chain_update(const struct calvin_chain_spec *spec)
+int chain_update(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text)
 {
 	struct calvin_chain_spec *old = calloc(1, sizeof(*old));
 	struct calvin_spec_diff d;
@@ -124,18 +144,13 @@ int chain_update(const struct calvin_chain_spec *spec)
 		rc = CALVIN_EXIT_USAGE;
 		goto out;
 	}
-	if (d.nr_params || d.settings)
-		rc = update(spec, &d);
+	rc = apply(spec, &d) ? CALVIN_EXIT_FAIL : 0;
 	/* moved lines alone are no change, but status shows the new lines */
-	if (!rc)
-		refresh_copy(spec, copy);
-	state_close(&state, false);
-	if (!rc && !d.nr_params && !d.settings) {
-		calvin_err("chain '%s' is already deployed with the same parameters; to deploy it "
-			   "anew, run 'calvin down %s' first",
-			   spec->name, spec->name);
-		rc = CALVIN_EXIT_USAGE;
+	if (!rc) {
+		refresh_copy(text, spec->name, copy);
+		print_update(spec, &d);
 	}
+	state_close(&state, false);
 out:
 	free(old);
 	return rc;

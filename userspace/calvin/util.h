@@ -5,20 +5,24 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 /* Exit codes: 2 for what the user can fix (bad input, not root, missing
- * kernel feature), 1 for a failure while doing the work. */
+ * kernel feature), 1 for a failure while doing the work, 4 for a valid
+ * chain file this host cannot run (validate says so before up refuses). */
 #define CALVIN_EXIT_USAGE 2
 #define CALVIN_EXIT_FAIL 1
+#define CALVIN_EXIT_HOST 4
 
 /* Where calvin keeps per-chain state (tmpfs: gone at reboot, like the
  * namespaces it describes): /run/calvin, or CALVIN_RUN_DIR (README.md,
  * Environment). */
 const char *calvin_run_dir(void);
-/* Directory of calvin-vnf and the kernel/ objects: the calvin binary's
- * own directory (the build tree), or ../lib/calvin from it (installed). */
+/* Directory of calvin-vnf (and of kernel/handover.bpf.o, which calvin-vnf
+ * finds beside itself): the calvin binary's own directory (the build
+ * tree), or ../lib/calvin from it (installed). */
 const char *calvin_lib_dir(void);
 
 /* SIGINT or SIGTERM once catch_quit_signals() ran: the signal's number,
@@ -35,18 +39,44 @@ void catch_sigpipe(void);
  * reason (one line). */
 int output_done(int rc);
 
-/* One line on stderr, prefixed "calvin: ". */
+/* One line on stderr, prefixed "calvin: " (and under -j, the first
+ * one is the document's "error": jout.h). Lines are cut at
+ * CALVIN_ERR_LINE_MAX bytes. */
+#define CALVIN_ERR_LINE_MAX 2048
 void calvin_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for a line made already, shown as it is: the spec parser's
+ * and the key checks' "FILE:LINE:COL: ..." lines. */
+void calvin_err_line(const char *line);
 /* Same, only when -v was given. */
 void calvin_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern bool calvin_verbose;
 
-/* Run argv (a NULL-terminated list) and wait. Output goes to the calvin
- * log when not verbose. Returns the exit status, or -errno. When quiet_fail
- * is false, a non-zero status is reported in one line. */
+/* Run argv (a NULL-terminated list) and wait. argv[0] is a program of
+ * the system's (tool_path(): never found through PATH) or an absolute
+ * path. Its stdout goes nowhere and its stderr to calvin's stderr; under
+ * -v both go to calvin's stderr. Never to calvin's stdout, which is the
+ * report's. Returns the exit status, or -errno. When quiet_fail is
+ * false, a non-zero status is reported in one line; when true, its
+ * stderr is dropped too (unless -v). */
 int run_cmd(const char *const argv[], bool quiet_fail);
-#define RUN(...) run_cmd((const char *const[]){ __VA_ARGS__, NULL }, false)
-#define RUN_QUIET(...) run_cmd((const char *const[]){ __VA_ARGS__, NULL }, true)
+struct run_opts {
+	bool quiet_fail;
+	const char *netns; /* run it in this network namespace (/run/netns/NAME) */
+	int in_fd;	   /* its stdin; 0: /dev/null */
+	int dir_fd;	   /* the folder it runs in; 0: calvin's */
+};
+int run_cmd_opts(const struct run_opts *o, const char *const argv[]);
+
+/* The programs calvin runs (tools.c): the absolute path of name in
+ * /usr/sbin, /usr/bin, /sbin or /bin, looked up once; NULL when it is in
+ * none of them. */
+const char *tool_path(const char *name);
+/* Its Debian package ("rt-tests" for cyclictest). */
+const char *tool_package(const char *name);
+/* "cyclictest is not installed: ... (Debian package rt-tests; ...)". */
+void tool_missing(const char *name, char *buf, size_t len);
+/* tool_path(), or NULL after that line on stderr. */
+const char *tool_need(const char *name);
 
 /* Network namespaces by name (/run/netns/NAME). */
 bool netns_exists(const char *name);

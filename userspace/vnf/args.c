@@ -10,7 +10,7 @@
 
 #include <calvin/nc.h>
 
-#include "replay.h"
+#include "codec/codec.h"
 #include "vnf.h"
 
 enum {
@@ -33,11 +33,10 @@ enum {
 	OPT_NC_R,
 	OPT_NC_FLUSH_NS,
 	OPT_CIPHER,
-	OPT_KEY_FILE,
+	OPT_KEYS_FD,
 	OPT_SPI,
 	OPT_SPI_REV,
 	OPT_DIRECTION,
-	OPT_DEPLOY_RANDOM,
 	OPT_REPLAY_WINDOW,
 	OPT_WAIT,
 	OPT_CLOCK,
@@ -45,53 +44,51 @@ enum {
 };
 
 static const struct option vnf_options[] = {
-    {"chain", required_argument, NULL, OPT_CHAIN},
-    {"name", required_argument, NULL, OPT_NAME},
-    {"vnf-id", required_argument, NULL, OPT_VNF_ID},
-    {"lcore", required_argument, NULL, OPT_LCORE},
-    {"burst", required_argument, NULL, OPT_BURST},
-    {"pmd", required_argument, NULL, OPT_PMD},
-    {"west", required_argument, NULL, OPT_WEST},
-    {"east", required_argument, NULL, OPT_EAST},
-    {"west-peer", required_argument, NULL, OPT_WEST_PEER},
-    {"east-peer", required_argument, NULL, OPT_EAST_PEER},
-    {"probe-port", required_argument, NULL, OPT_PROBE_PORT},
-    {"transform", required_argument, NULL, OPT_TRANSFORM},
-    {"mem-mb", required_argument, NULL, OPT_MEM_MB},
-    {"ready-fd", required_argument, NULL, OPT_READY_FD},
-    {"lock-memory", no_argument, NULL, OPT_LOCK_MEMORY},
-    {"nc-k", required_argument, NULL, OPT_NC_K},
-    {"nc-r", required_argument, NULL, OPT_NC_R},
-    {"nc-flush-ns", required_argument, NULL, OPT_NC_FLUSH_NS},
-    {"cipher", required_argument, NULL, OPT_CIPHER},
-    {"key-file", required_argument, NULL, OPT_KEY_FILE},
-    {"spi", required_argument, NULL, OPT_SPI},
-    {"spi-rev", required_argument, NULL, OPT_SPI_REV},
-    {"direction", required_argument, NULL, OPT_DIRECTION},
-    {"deploy-random", required_argument, NULL, OPT_DEPLOY_RANDOM},
-    {"replay-window", required_argument, NULL, OPT_REPLAY_WINDOW},
-    {"wait", required_argument, NULL, OPT_WAIT},
-    {"clock", required_argument, NULL, OPT_CLOCK},
-    {"help", no_argument, NULL, OPT_HELP},
-    {NULL, 0, NULL, 0},
+	{ "chain", required_argument, NULL, OPT_CHAIN },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "vnf-id", required_argument, NULL, OPT_VNF_ID },
+	{ "lcore", required_argument, NULL, OPT_LCORE },
+	{ "burst", required_argument, NULL, OPT_BURST },
+	{ "pmd", required_argument, NULL, OPT_PMD },
+	{ "west", required_argument, NULL, OPT_WEST },
+	{ "east", required_argument, NULL, OPT_EAST },
+	{ "west-peer", required_argument, NULL, OPT_WEST_PEER },
+	{ "east-peer", required_argument, NULL, OPT_EAST_PEER },
+	{ "probe-port", required_argument, NULL, OPT_PROBE_PORT },
+	{ "transform", required_argument, NULL, OPT_TRANSFORM },
+	{ "mem-mb", required_argument, NULL, OPT_MEM_MB },
+	{ "ready-fd", required_argument, NULL, OPT_READY_FD },
+	{ "lock-memory", no_argument, NULL, OPT_LOCK_MEMORY },
+	{ "nc-k", required_argument, NULL, OPT_NC_K },
+	{ "nc-r", required_argument, NULL, OPT_NC_R },
+	{ "nc-flush-ns", required_argument, NULL, OPT_NC_FLUSH_NS },
+	{ "cipher", required_argument, NULL, OPT_CIPHER },
+	{ "keys-fd", required_argument, NULL, OPT_KEYS_FD },
+	{ "spi", required_argument, NULL, OPT_SPI },
+	{ "spi-rev", required_argument, NULL, OPT_SPI_REV },
+	{ "direction", required_argument, NULL, OPT_DIRECTION },
+	{ "replay-window", required_argument, NULL, OPT_REPLAY_WINDOW },
+	{ "wait", required_argument, NULL, OPT_WAIT },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
 };
 
 void vnf_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU|any"
-		" [--wait busy|wakeup]"
-		" [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
-		" [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
-		" [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
-		" [--mem-mb 64] [--ready-fd FD] [--lock-memory] [--clock 0]\n"
-		"  nc-encode, nc-decode: [--nc-k 4] [--nc-r 1] [--nc-flush-ns 1000000]"
-		" (0: never flush) [--direction both|fwd|rev]\n"
-		"  encrypt, decrypt: --key-file PATH (chmod 600) --deploy-random HEX (64 digits)"
-		" [--cipher aes-256-gcm|chacha20-poly1305] [--spi 1] [--spi-rev SPI+1]"
-		" [--direction both|fwd|rev] [--replay-window 1024]\n"
-		"  --wait: busy-poll (default with --lcore CPU) or sleep in the kernel between"
-		" frames (default with --lcore any)\n");
+	fprintf(out, "usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU|any"
+		     " [--wait busy|wakeup]"
+		     " [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
+		     " [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
+		     " [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
+		     " [--mem-mb 64] [--ready-fd FD] [--lock-memory] [--clock 0]\n"
+		     "  nc-encode, nc-decode: [--nc-k 4] [--nc-r 1] [--nc-flush-ns 1000000]"
+		     " (0: never flush) [--direction both|fwd|rev]\n"
+		     "  encrypt, decrypt: --keys-fd FD (the traffic keys of its SAs, from calvin)"
+		     " [--cipher aes-256-gcm|chacha20-poly1305] [--spi 1] [--spi-rev SPI+1]"
+		     " [--direction both|fwd|rev] [--replay-window 1024]\n"
+		     "  --wait: busy-poll (default with --lcore CPU) or sleep in the kernel between"
+		     " frames (default with --lcore any)\n");
 }
 
 static int bad_arg(const char *opt, const char *val, const char *why)
@@ -198,16 +195,6 @@ static int parse_cipher(const char *s, struct vnf_config *cfg)
 	return 0;
 }
 
-static int parse_key_file(const char *s, struct vnf_config *cfg)
-{
-	size_t len = strlen(s);
-
-	if (!len || len >= sizeof(cfg->crypt.key_file))
-		return bad_arg("key-file", s, "expected a path of 1 to 4095 characters");
-	memcpy(cfg->crypt.key_file, s, len + 1);
-	return 0;
-}
-
 static int parse_direction(const char *s, struct vnf_config *cfg)
 {
 	int d = calvin_word_lookup(calvin_direction_words, s);
@@ -216,14 +203,6 @@ static int parse_direction(const char *s, struct vnf_config *cfg)
 		return bad_arg("direction", s, "expected both, fwd or rev");
 	cfg->nc.direction = (enum calvin_direction)d;
 	cfg->crypt.direction = (enum calvin_direction)d;
-	return 0;
-}
-
-static int parse_deploy_random(const char *s, struct vnf_config *cfg)
-{
-	if (calvin_deploy_random_parse(s, cfg->deploy_random))
-		return bad_arg("deploy-random", s, "expected 64 hex digits");
-	cfg->has_deploy_random = true;
 	return 0;
 }
 
@@ -248,8 +227,10 @@ static int parse_xform(int opt, const char *arg, struct vnf_config *cfg)
 		return err;
 	case OPT_CIPHER:
 		return parse_cipher(arg, cfg);
-	case OPT_KEY_FILE:
-		return parse_key_file(arg, cfg);
+	case OPT_KEYS_FD:
+		err = parse_uint("keys-fd", arg, 0, INT32_MAX, &v);
+		cfg->keys_fd = (int)v;
+		return err;
 	case OPT_SPI:
 		err = parse_uint("spi", arg, 1, UINT32_MAX, &v);
 		cfg->crypt.spi = (uint32_t)v;
@@ -260,8 +241,6 @@ static int parse_xform(int opt, const char *arg, struct vnf_config *cfg)
 		return err;
 	case OPT_DIRECTION:
 		return parse_direction(arg, cfg);
-	case OPT_DEPLOY_RANDOM:
-		return parse_deploy_random(arg, cfg);
 	case OPT_REPLAY_WINDOW:
 		err = parse_uint("replay-window", arg, CALVIN_REPLAY_MIN, CALVIN_REPLAY_MAX, &v);
 		cfg->crypt.replay_window = (unsigned int)v;
@@ -370,13 +349,9 @@ static int check_config(const struct vnf_config *cfg, bool have_id, bool have_lc
 			return -EINVAL;
 		}
 	}
-	if ((cfg->transform->counters & VNF_CNT_CRYPT) &&
-	    (!cfg->crypt.key_file[0] || !cfg->has_deploy_random)) {
-		/* without a random value per deployment every deployment would
-		 * derive the same keys and reuse their nonces */
-		fprintf(stderr,
-			VNF_PROG ": --key-file and --deploy-random are required for"
-				 " --transform %s\n",
+	if ((cfg->transform->counters & VNF_CNT_CRYPT) && cfg->keys_fd < 0) {
+		/* keys come from calvin, fresh for each start: never a file */
+		fprintf(stderr, VNF_PROG ": --keys-fd is required for --transform %s\n",
 			cfg->transform->name);
 		return -EINVAL;
 	}
@@ -406,8 +381,9 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 	cfg->pmd = VNF_PMD_AF_XDP;
 	cfg->mem_mb = 64;
 	cfg->ready_fd = -1;
+	cfg->keys_fd = -1;
 	cfg->transform = vnf_transform_find("forward");
-	/* the chain spec's defaults (userspace/lib/chainspec.h) */
+	/* the chain spec's defaults (userspace/lib/spec/spec.h) */
 	cfg->nc.k = 4;
 	cfg->nc.r = 1;
 	cfg->nc.flush_ns = 1000000;

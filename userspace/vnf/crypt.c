@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Encryption transforms of calvin-vnf: encrypt and decrypt (AEAD framing in
- * userspace/lib/aead.h, wire format in include/calvin/crypt.h).
+ * userspace/lib/codec/codec.h, wire format in include/calvin/crypt.h).
  *
  * Direction: an encrypt VNF followed by a decrypt VNF protects the link
  * between them both ways (userspace/lib/pair.h): encrypt seals what goes
@@ -18,23 +18,24 @@
  * and counted, never forwarded. Other protocols than IPv4 UDP pass
  * untouched.
  *
- * Keys: the long-term key is read once at setup from --key-file (which
- * must be chmod 600); each SA's traffic key and salt are derived from it
- * with the deployment's random value (--deploy-random), the chain, the SPI
- * and the direction (calvin_sa_derive()), and wiped as soon as the cipher
- * context holds its schedule. A new deployment thus never reuses a (key,
- * nonce) pair, and packets of an earlier one fail the tag.
+ * Keys: calvin derives each SA's traffic key and salt from the key file's
+ * long-term key, the deployment's random value, the chain, the SPI, the
+ * direction and the epoch (calvin_sa_derive()), and hands them over
+ * through --keys-fd (codec/codec.h), read once at setup and wiped as soon as
+ * the cipher contexts hold their schedules. This process never sees the
+ * long-term key. A new deployment or a restart (a new epoch) thus never
+ * reuses a (key, nonce) pair, and packets of an earlier one fail the tag.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 #include <rte_mbuf.h>
 
-#include "aead.h"
-#include "keyfile.h"
-#include "replay.h"
+#include "codec/codec.h"
 #include "vnf.h"
 
 /* One security association: one direction of the pair. */
@@ -54,25 +55,25 @@ static void seal_one(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, st
 static void open_one(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, struct rte_mbuf *m,
 		     struct vnf_app *a, struct vnf_out *o);
 
-/* Key the SA of direction dir: derive, key the cipher, wipe. */
-static int sa_setup(const struct vnf_config *cfg, struct crypt_sa *sa, const struct calvin_key *key,
-		    unsigned int dir, bool seal)
+/* Key the SA of direction dir with what calvin handed over. */
+static int sa_setup(const struct vnf_config *cfg, struct crypt_sa *sa,
+		    const struct calvin_sa_set *keys, unsigned int dir, bool seal)
 {
 	const struct calvin_crypt_spec *spec = &cfg->crypt;
 	uint32_t spi = calvin_sa_spi(spec, dir);
-	struct calvin_sa_keys k;
+	const struct calvin_sa *k = calvin_sa_set_find(keys, dir);
 	int err;
 
-	err = calvin_sa_derive(key->key, cfg->deploy_random, cfg->chain, spi, dir, &k);
-	if (err) {
-		vnf_err("Failed to derive the keys of SA 0x%x: %s", spi, strerror(-err));
-		return err;
+	if (!k || k->spi != spi) {
+		vnf_err("Failed to key SA 0x%x: calvin sent no keys for it (got %u SAs)", spi,
+			keys->nr);
+		return -ENOKEY;
 	}
-	err = calvin_aead_init(&sa->aead, spec->cipher, k.key, sizeof(k.key), k.salt, spi, seal);
-	calvin_sa_keys_wipe(&k);
+	err = calvin_aead_init(&sa->aead, spec->cipher, k->k.key, sizeof(k->k.key), k->k.salt, spi,
+			       seal);
 	if (err) {
-		vnf_err("Failed to set up %s for SA 0x%x with the key of %s: %s",
-			calvin_cipher_name(spec->cipher), spi, spec->key_file, strerror(-err));
+		vnf_err("Failed to set up %s for SA 0x%x: %s", calvin_cipher_name(spec->cipher),
+			spi, strerror(-err));
 		return err;
 	}
 	if (!seal && calvin_replay_init(&sa->replay, spec->replay_window)) {
@@ -82,7 +83,7 @@ static int sa_setup(const struct vnf_config *cfg, struct crypt_sa *sa, const str
 	return 0;
 }
 
-static int sas_setup(struct vnf *vnf, struct crypt_state *s, const struct calvin_key *key,
+static int sas_setup(struct vnf *vnf, struct crypt_state *s, const struct calvin_sa_set *keys,
 		     enum calvin_vnf_kind kind)
 {
 	enum calvin_pair_role role;
@@ -93,13 +94,38 @@ static int sas_setup(struct vnf *vnf, struct crypt_state *s, const struct calvin
 		role = calvin_pair_role(kind, vnf->cfg.crypt.direction, vnf_side_dir(in));
 		if (role == CALVIN_ROLE_NONE)
 			continue;
-		err = sa_setup(&vnf->cfg, &s->sa[in], key, vnf_side_dir(in),
+		err = sa_setup(&vnf->cfg, &s->sa[in], keys, vnf_side_dir(in),
 			       role == CALVIN_ROLE_APPLY);
 		if (err)
 			return err;
 		s->fn[in] = role == CALVIN_ROLE_APPLY ? seal_one : open_one;
 	}
 	return 0;
+}
+
+/* The SAs' keys from --keys-fd: all of it, to its end, then closed. */
+static int keys_read(int fd, struct calvin_sa_set *keys)
+{
+	uint8_t buf[CALVIN_SA_SET_MAX + 1];
+	size_t len = 0;
+	ssize_t n;
+	int err;
+
+	while (len < sizeof(buf)) {
+		n = read(fd, buf + len, sizeof(buf) - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	err = n < 0 ? -errno : calvin_sa_set_decode(buf, len, keys);
+	explicit_bzero(buf, sizeof(buf));
+	close(fd);
+	if (err)
+		vnf_err("Failed to read the keys calvin sent on descriptor %d: %s", fd,
+			strerror(-err));
+	return err;
 }
 
 static void crypt_free(struct crypt_state *s)
@@ -117,41 +143,37 @@ static int crypt_setup(struct vnf *vnf, enum calvin_vnf_kind kind)
 {
 	const struct calvin_crypt_spec *spec = &vnf->cfg.crypt;
 	struct crypt_state *s;
-	struct calvin_key *key;
-	char msg[CALVIN_ERR_MAX];
+	struct calvin_sa_set keys;
 	int err;
 
 	/* OpenSSL keeps its own key schedule on its heap, out of our reach: a
 	 * process that holds keys makes no core dumps at all */
 	if (prctl(PR_SET_DUMPABLE, 0) < 0) {
-		vnf_err("Failed to turn off core dumps before loading the key: %s",
+		vnf_err("Failed to turn off core dumps before reading the keys: %s",
 			strerror(errno));
 		return -errno;
 	}
 	s = calloc(1, sizeof(*s));
-	key = calvin_key_new();
-	if (!s || !key) {
-		vnf_err("Failed to allocate the key and cipher state: out of memory");
-		err = -ENOMEM;
-		goto free_state;
+	if (!s) {
+		vnf_err("Failed to allocate the cipher state: out of memory");
+		close(vnf->cfg.keys_fd);
+		return -ENOMEM;
 	}
-	err = calvin_keyfile_load(spec->key_file, key, msg, sizeof(msg));
+	err = keys_read(vnf->cfg.keys_fd, &keys);
+	vnf->cfg.keys_fd = -1;
+	if (!err)
+		err = sas_setup(vnf, s, &keys, kind);
+	if (!err)
+		fprintf(stderr, VNF_PROG ": %s: keyed %u SAs (%s), epoch %u\n", vnf->cfg.name,
+			keys.nr, calvin_cipher_name(spec->cipher), keys.epoch);
+	calvin_sa_set_wipe(&keys);
 	if (err) {
-		vnf_err("%s", msg);
-		goto free_state;
+		crypt_free(s);
+		return err;
 	}
-	err = sas_setup(vnf, s, key, kind);
-	if (err)
-		goto free_state;
-	calvin_key_free(key);
 	vnf->transform_priv = s;
 	vnf_mtu_read(vnf);
 	return 0;
-
-free_state:
-	calvin_key_free(key);
-	crypt_free(s);
-	return err;
 }
 
 static int encrypt_setup(struct vnf *vnf)
@@ -249,7 +271,7 @@ static void crypt_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_
 	vnf_app_burst(vnf, st, in, pkts, n, t_in, s->fn[in], &s->sa[in]);
 }
 
-#define CRYPT_OPTS " --key-file, --deploy-random, --cipher, --spi, --spi-rev, --direction"
+#define CRYPT_OPTS " --keys-fd, --cipher, --spi, --spi-rev, --direction"
 
 const struct vnf_transform vnf_encrypt = {
     .name = "encrypt",
@@ -262,13 +284,12 @@ const struct vnf_transform vnf_encrypt = {
 };
 
 const struct vnf_transform vnf_decrypt = {
-    .name = "decrypt",
-    .help =
-	"AEAD open west -> east, seal east -> west; forged and replayed packets dropped;" CRYPT_OPTS
-	", --replay-window",
-    .needs_east = true,
-    .setup = decrypt_setup,
-    .teardown = crypt_teardown,
-    .process = crypt_process,
-    .counters = VNF_CNT_XFORM | VNF_CNT_CRYPT,
+	.name = "decrypt",
+	.help = "AEAD open west -> east, seal east -> west; forged and replayed packets "
+		"dropped;" CRYPT_OPTS ", --replay-window",
+	.needs_east = true,
+	.setup = decrypt_setup,
+	.teardown = crypt_teardown,
+	.process = crypt_process,
+	.counters = VNF_CNT_XFORM | VNF_CNT_CRYPT,
 };

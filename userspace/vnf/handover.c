@@ -9,7 +9,7 @@
  * before tx_burst. On af_xdp the PMD loads the program itself (devarg
  * xdp_prog) and we configure the copy it attached; on af_packet we attach
  * it. The object is found beside calvin-vnf, in kernel/, where the build
- * tree, make install and the VM image put the XDP objects. Where it is
+ * tree, make install and the VM image put it. Where it is
  * missing or cannot be attached the port still works, and its records
  * start when rx_burst returns, as `calvin status` says (west_t_in).
  */

@@ -18,7 +18,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
-#include "ready.h"
+#include "guest/guest.h"
 #include "vnf.h"
 
 #define VNF_LINK_TIMEOUT_MS 3000
@@ -157,7 +157,7 @@ static int memory_lock(const struct vnf_config *cfg)
 	return err;
 }
 
-/* The ready line names each port's PMD (userspace/lib/ready.h): af_xdp may
+/* The ready line names each port's PMD (userspace/lib/guest/guest.h): af_xdp may
  * have fallen back to af_packet, which the controller must know. */
 static int ready_report(const struct vnf *vnf)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Network-coding transforms of calvin-vnf: nc-encode and nc-decode (RLNC,
- * codec in userspace/lib/nc.h, wire format in include/calvin/nc.h).
+ * codec in userspace/lib/codec/codec.h, wire format in include/calvin/nc.h).
  *
  * Direction: an encoder VNF followed by a decoder VNF protects the link
  * between them both ways (userspace/lib/pair.h): nc-encode encodes what
@@ -58,7 +58,7 @@
 #include <rte_mbuf.h>
 #include <rte_udp.h>
 
-#include "nc.h"
+#include "codec/codec.h"
 #include "vnf.h"
 
 /* Consecutive stale packets after which the decoder starts afresh: an

@@ -11,7 +11,7 @@
 #include <rte_ip.h>
 #include <rte_udp.h>
 
-#include "telemetry.h"
+#include "measure/measure.h"
 #include "vnf.h"
 
 /* Minimum L4 header we need to read, or 0 for protocols we leave alone. */

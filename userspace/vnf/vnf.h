@@ -20,10 +20,9 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
-#include "chainspec.h" /* struct calvin_nc_spec, calvin_crypt_spec */
-#include "pair.h"
-#include "telemetry.h" /* the codec, and the wire format it includes */
-#include "wakeup.h"    /* enum calvin_wait */
+#include "guest/guest.h"     /* enum calvin_wait */
+#include "measure/measure.h" /* the telemetry codec, and the wire format it includes */
+#include "spec/spec.h"       /* struct calvin_nc_spec, calvin_crypt_spec */
 
 #define VNF_PROG "calvin-vnf"
 #define VNF_MAX_BURST 64
@@ -67,10 +66,10 @@ struct vnf_config {
 	bool lock_memory;		/* mlockall once set up: no page faults while polling */
 	/* --direction sets the direction of both */
 	struct calvin_nc_spec nc;	/* nc-encode, nc-decode */
-	struct calvin_crypt_spec crypt; /* encrypt, decrypt; key_file "" when not given */
-	/* encrypt, decrypt: the HKDF salt of this deployment's traffic keys */
-	uint8_t deploy_random[CALVIN_DEPLOY_RANDOM_LEN];
-	bool has_deploy_random;
+	struct calvin_crypt_spec crypt; /* encrypt, decrypt; key_file unused */
+	/* encrypt, decrypt: where the traffic keys of its SAs come from
+	 * (codec/codec.h), read once at setup; -1: none */
+	int keys_fd;
 };
 
 struct vnf_port {

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "isolate_priv.h"
 #include "util.h"
+#include "util/util.h"
 
 #define MAX_CHAINS 64
 
@@ -117,7 +118,8 @@ static int restore_entry(struct isolate_ctx *x, const struct calvin_hostrec_entr
 	case HR_MOVED:
 		return cg_sweep(x, e->value, e->path, false);
 	case HR_MKDIR:
-		return cg_remove(x, e->path);
+		/* a cgroup found where calvin was about to make it is not its */
+		return calvin_hostrec_made(&x->rec.r, e->path) ? cg_remove(x, e->path) : 0;
 	case HR_CTRL:
 		return cg_ctrl_restore(x, e->path, e->value);
 	default:
@@ -153,6 +155,7 @@ static int restore_all(struct isolate_ctx *x)
 static void print_summary(const struct isolate_ctx *x, unsigned int others, unsigned int steered)
 {
 	char iso[CALVIN_CPUS_TEXT_MAX], hk[CALVIN_CPUS_TEXT_MAX], irq[CALVIN_CPUS_TEXT_MAX];
+	char other[CALVIN_ESCAPED_LEN(sizeof(x->foreign.first))];
 	const char *how =
 	    x->mode == CALVIN_ISOLATE_V2 ? "cgroup v2 isolated partition" : "cgroup v1 cpusets";
 	unsigned int n = calvin_cpumask_count(&x->isolate);
@@ -179,7 +182,8 @@ static void print_summary(const struct isolate_ctx *x, unsigned int others, unsi
 		printf(", nor %u other tasks", x->tasks_stuck);
 	if (x->foreign.first[0])
 		printf("; another tool's cpuset %s spans CPU%s %s too (%u tasks%s)",
-		       x->foreign.first, n > 1 ? "s" : "", iso, x->foreign.tasks,
+		       calvin_text_escape_str(x->foreign.first, other, sizeof(other)),
+		       n > 1 ? "s" : "", iso, x->foreign.tasks,
 		       x->foreign.balances ? ", load-balanced" : "");
 	printf("; %u of %u IRQs on CPU%s %s", x->irqs_moved, x->irqs,
 	       calvin_cpumask_count(&x->irq_cpus) > 1 ? "s" : "", irq);

@@ -22,15 +22,20 @@
 #include <unistd.h>
 
 #include "isolate_priv.h"
-#include "placement.h"
+#include "plan/plan.h"
 #include "util.h"
 
 #define SWEEP_PASSES 8
 
-static const char *members(const struct isolate_ctx *x)
+static const char *members_of(enum calvin_isolate_mode mode)
 {
 	/* v1 moves threads one by one; v2 moves whole processes */
-	return x->mode == CALVIN_ISOLATE_V2 ? "cgroup.procs" : "tasks";
+	return mode == CALVIN_ISOLATE_V2 ? "cgroup.procs" : "tasks";
+}
+
+static const char *members(const struct isolate_ctx *x)
+{
+	return members_of(x->mode);
 }
 
 static int move_task(const struct isolate_ctx *x, const char *to, pid_t tid)
@@ -173,36 +178,102 @@ int cg_ctrl_restore(struct isolate_ctx *x, const char *path, const char *control
 	return err ? err : write_text(file, text);
 }
 
-/* A cgroup of calvin's: journalled before it is made. */
-static int ensure_cgroup(struct isolate_ctx *x, const char *path)
-{
-	struct stat st;
-	int err = 0;
+/* What a cgroup and the cgroups below it hold. */
+struct holdings {
+	enum calvin_isolate_mode mode;
+	unsigned int tasks, below;
+};
 
-	if (!calvin_hostrec_has(&x->rec.r, HR_MKDIR, path))
-		err = hostrec_add(&x->rec, HR_MKDIR, path, NULL);
-	if (err || stat(path, &st) == 0)
-		return err;
-	return cg_mkdir(x->h, path);
+static void count_holdings(const char *dir, void *arg)
+{
+	struct holdings *hd = arg;
+	char file[PATH_MAX];
+
+	if (!pathf(file, sizeof(file), "%s/%s", dir, members_of(hd->mode)))
+		hd->tasks += count_lines(file);
 }
 
-static int write_file(const char *dir, const char *file, const char *text)
+static void count_below(const char *dir, void *arg)
+{
+	((struct holdings *)arg)->below++;
+	count_holdings(dir, arg);
+}
+
+int cg_taken(const struct calvin_hostrec *r, enum calvin_isolate_mode mode, const char *path)
+{
+	struct holdings hd = { mode, 0, 0 };
+
+	if (calvin_hostrec_made(r, path))
+		return 0;
+	count_holdings(path, &hd);
+	cg_walk(path, count_below, &hd);
+	if (!hd.tasks && !hd.below)
+		return 0;
+	calvin_err(
+	    "cgroup %s holds %u task%s and %u cgroup%s, and calvin did not make it; calvin "
+	    "neither uses nor removes another's cgroup: empty it (or remove it) and try again",
+	    path, hd.tasks, hd.tasks == 1 ? "" : "s", hd.below, hd.below == 1 ? "" : "s");
+	return -EBUSY;
+}
+
+/* A cgroup of calvin's name that calvin did not make: journalled as found
+ * first (so no restore ever removes it), then used only if it holds no
+ * task, whose CPUs it would otherwise change under them. */
+static int found_cgroup(struct isolate_ctx *x, const char *path)
+{
+	int err = 0;
+
+	if (!calvin_hostrec_has(&x->rec.r, HR_FOUND, path, NULL))
+		err = hostrec_add(&x->rec, HR_FOUND, path, NULL);
+	if (!err)
+		err = cg_taken(&x->rec.r, x->mode, path);
+	x->said |= err == -EBUSY;
+	return err;
+}
+
+/* One of calvin's cgroups: journalled before it is made, unless it is
+ * there already and calvin did not make it (another tool's, or calvin's
+ * own from a host record removed by hand). */
+static int ensure_cgroup(struct isolate_ctx *x, const char *path)
+{
+	bool made = calvin_hostrec_made(&x->rec.r, path);
+	int err;
+
+	if (path_exists(path))
+		return made ? 0 : found_cgroup(x, path);
+	if (!made) {
+		err = hostrec_add(&x->rec, HR_MKDIR, path, NULL);
+		if (err)
+			return err;
+	}
+	err = cg_mkdir(x->h, path);
+	/* someone made it between the two: the found line after the mkdir
+	 * line keeps every restore from removing it */
+	return err == -EEXIST ? found_cgroup(x, path) : err;
+}
+
+/* A file of one of calvin's cgroups: in one calvin made it goes with the
+ * cgroup; in one calvin found, its old value is journalled and restored. */
+static int cg_write(struct isolate_ctx *x, const char *dir, const char *file, const char *text)
 {
 	char path[PATH_MAX];
 	int err = pathf(path, sizeof(path), "%s/%s", dir, file);
 
-	return err ? err : write_text(path, text);
+	if (err)
+		return err;
+	return calvin_hostrec_made(&x->rec.r, dir) ? write_text(path, text)
+						   : rec_write(x, path, text);
 }
 
 /* Write a cgroup's CPU list if it differs (an empty list is not written:
  * cpuset files take none). */
-static int set_cpus(const char *dir, const char *file, const struct calvin_cpumask *want)
+static int set_cpus(struct isolate_ctx *x, const char *dir, const struct calvin_cpumask *want)
 {
 	char path[PATH_MAX], text[CALVIN_CPUS_TEXT_MAX];
 	struct calvin_cpumask now;
 	int err;
 
-	err = pathf(path, sizeof(path), "%s/%s", dir, file);
+	err = pathf(path, sizeof(path), "%s/cpuset.cpus", dir);
 	if (err)
 		return err;
 	read_cpulist(path, &now);
@@ -210,7 +281,17 @@ static int set_cpus(const char *dir, const char *file, const struct calvin_cpuma
 		return 0;
 	if (!calvin_cpumask_list(want, text, sizeof(text)))
 		return -ENAMETOOLONG;
-	return write_text(path, text);
+	return cg_write(x, dir, "cpuset.cpus", text);
+}
+
+/* Tasks calvin moves into cgroup to (from the root): journalled first, so
+ * a restore moves them back before it gives to's files their old values
+ * (a v1 cpuset with tasks takes no empty CPU list) or removes it. */
+static int journal_moved(struct isolate_ctx *x, const char *to)
+{
+	if (calvin_hostrec_has(&x->rec.r, HR_MOVED, x->root, to))
+		return 0;
+	return hostrec_add(&x->rec, HR_MOVED, x->root, to);
 }
 
 /* Each VNF's polling thread (its main thread) onto the isolated cpuset
@@ -257,11 +338,11 @@ static int converge_v1(struct isolate_ctx *x, const struct isolate_request *req)
 	if (!err)
 		err = ensure_cgroup(x, hk);
 	if (!err)
-		err = write_file(hk, "cpuset.mems", mems);
+		err = cg_write(x, hk, "cpuset.mems", mems);
 	if (!err)
 		err = ensure_cgroup(x, iso);
 	if (!err)
-		err = write_file(iso, "cpuset.mems", mems);
+		err = cg_write(x, iso, "cpuset.mems", mems);
 	if (err)
 		return err;
 	/* housekeeping gives up CPUs before the isolated set takes them:
@@ -269,19 +350,21 @@ static int converge_v1(struct isolate_ctx *x, const struct isolate_request *req)
 	pathf(path, sizeof(path), "%s/cpuset.cpus", hk);
 	read_cpulist(path, &cur);
 	calvin_cpumask_and(&keep, &cur, &x->housekeeping);
-	err = set_cpus(hk, "cpuset.cpus", &keep);
+	err = set_cpus(x, hk, &keep);
 	if (!err)
-		err = set_cpus(iso, "cpuset.cpus", &x->isolate);
+		err = set_cpus(x, iso, &x->isolate);
 	if (!err)
-		err = set_cpus(hk, "cpuset.cpus", &x->housekeeping);
+		err = set_cpus(x, hk, &x->housekeeping);
 	if (!err)
-		err = write_file(iso, "cpuset.sched_load_balance", "0");
+		err = cg_write(x, iso, "cpuset.sched_load_balance", "0");
 	if (err)
 		return err;
-	x->exclusive = !write_file(iso, "cpuset.cpu_exclusive", "1");
-	err = place_vnfs(x, req, iso, hk);
-	if (!err && !calvin_hostrec_has(&x->rec.r, HR_MOVED, x->root))
-		err = hostrec_add(&x->rec, HR_MOVED, x->root, hk);
+	x->exclusive = !cg_write(x, iso, "cpuset.cpu_exclusive", "1");
+	err = journal_moved(x, hk);
+	if (!err && !calvin_hostrec_made(&x->rec.r, iso))
+		err = journal_moved(x, iso);
+	if (!err)
+		err = place_vnfs(x, req, iso, hk);
 	if (!err)
 		err = cg_sweep(x, x->root, hk, true);
 	/* other tools' cpusets (libvirt's, docker's) are theirs: say they
@@ -308,12 +391,14 @@ static int converge_v2(struct isolate_ctx *x, const struct isolate_request *req)
 	}
 	if (!err)
 		err = ensure_cgroup(x, iso);
+	if (err && x->said)
+		return err;
 	if (!err)
-		err = set_cpus(iso, "cpuset.cpus", &x->isolate);
+		err = set_cpus(x, iso, &x->isolate);
 	if (!err)
 		err = pathf(path, sizeof(path), "%s/cpuset.cpus.partition", iso);
 	if (!err && (read_text(path, text, sizeof(text)) || strcmp(text, "isolated")))
-		err = write_text(path, "isolated");
+		err = cg_write(x, iso, "cpuset.cpus.partition", "isolated");
 	if (!err)
 		err = read_text(path, text, sizeof(text));
 	/* the kernel says "isolated invalid (why)" when it cannot */
@@ -325,7 +410,9 @@ static int converge_v2(struct isolate_ctx *x, const struct isolate_request *req)
 		x->said = true;
 		return err;
 	}
-	return place_vnfs(x, req, iso, NULL);
+	if (!calvin_hostrec_made(&x->rec.r, iso))
+		err = journal_moved(x, iso);
+	return err ? err : place_vnfs(x, req, iso, NULL);
 }
 
 int cg_converge(struct isolate_ctx *x, const struct isolate_request *req)

@@ -14,6 +14,21 @@
 #include "isolate_priv.h"
 #include "util.h"
 
+/* Does some chain isolate CPUs now? Only then are the cgroups of calvin's
+ * names calvin's: one with such a name may be another's before that. */
+static bool isolating(const struct isolate_host *h)
+{
+	const char *names[1];
+	struct calvin_hostrec r;
+	unsigned int n;
+
+	if (hostrec_read(h, &r))
+		return false;
+	n = calvin_hostrec_chains(&r, names, 1);
+	calvin_hostrec_free(&r);
+	return n > 0;
+}
+
 /* The isolated cgroup calvin keeps on this host, and its CPUs; false if
  * no chain isolates CPUs now. */
 static bool isolated_cgroup(const struct isolate_host *h, char *dir, size_t len,
@@ -25,10 +40,40 @@ static bool isolated_cgroup(const struct isolate_host *h, char *dir, size_t len,
 	*mode = h->v2_cpuset ? CALVIN_ISOLATE_V2 : CALVIN_ISOLATE_V1;
 	if (pathf(dir, len, "%s/%s", h->v2_cpuset ? h->v2 : h->v1, CG_ISOLATED) ||
 	    pathf(path, sizeof(path), "%s/cpuset.cpus", dir) || (!h->v2_cpuset && !h->v1[0]) ||
-	    stat(dir, &st) < 0)
+	    stat(dir, &st) < 0 || !isolating(h))
 		return false;
 	read_cpulist(path, cpus);
 	return true;
+}
+
+/* Before anything is made: a cgroup of calvin's name that holds tasks and
+ * that calvin did not make is another's, and `up` would not take it over.
+ * (cg_taken() says so again, under the record's lock, should one appear
+ * meanwhile.) */
+static int check_names_free(const struct isolate_host *h)
+{
+	static const char *const names[] = { CG_ISOLATED, CG_HOUSEKEEPING };
+	enum calvin_isolate_mode mode;
+	struct calvin_hostrec r;
+	const char *root = NULL;
+	char path[PATH_MAX];
+	unsigned int i;
+	int rc = 0;
+
+	if (hostrec_read(h, &r))
+		return 0; /* up says why when it opens the record */
+	mode = calvin_hostrec_mode(&r, &root);
+	if (mode == CALVIN_ISOLATE_NONE) {
+		mode = h->v2_cpuset ? CALVIN_ISOLATE_V2 : CALVIN_ISOLATE_V1;
+		root = h->v2_cpuset ? h->v2 : h->v1;
+	}
+	/* v2 needs no housekeeping cgroup */
+	for (i = 0; !rc && root[0] && i < (mode == CALVIN_ISOLATE_V2 ? 1u : 2u); i++)
+		if (!pathf(path, sizeof(path), "%s/%s", root, names[i]) && path_exists(path) &&
+		    cg_taken(&r, mode, path))
+			rc = CALVIN_EXIT_USAGE;
+	calvin_hostrec_free(&r);
+	return rc;
 }
 
 /* Does a chain's journal show VNF threads it made SCHED_FIFO? */
@@ -97,13 +142,16 @@ int isolation_check(const struct calvin_chain_spec *spec, const struct calvin_pl
 	for (i = 0; i < spec->nr_vnfs; i++)
 		vnf_cpu[i] = plan->vnf[i].cpu;
 	if (calvin_realtime_check(spec, vnf_cpu, &plan->housekeeping, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+		calvin_err_line(err);
 		return CALVIN_EXIT_USAGE;
 	}
 	if (isolate_host_detect(&h))
 		return 0;
-	if (spec->placement == CALVIN_PLACE_ISOLATED)
+	if (spec->placement == CALVIN_PLACE_ISOLATED) {
+		if (!calvin_cpumask_empty(&plan->isolate) && check_names_free(&h))
+			return CALVIN_EXIT_USAGE;
 		return check_fifo_sharing(&h, spec, plan);
+	}
 	/* isolated CPUs are the isolated chains' alone: a VNF of another
 	 * chain could not even pin itself there */
 	if (!isolated_cgroup(&h, dir, sizeof(dir), &mode, &iso))
@@ -198,7 +246,8 @@ void isolation_join_housekeeping(void)
 
 	/* v2 needs nothing: a partition's CPUs are no one else's already */
 	if (isolate_host_detect(&h) || h.v2_cpuset || !h.v1[0] ||
-	    pathf(path, sizeof(path), "%s/%s/tasks", h.v1, CG_HOUSEKEEPING) || !path_exists(path))
+	    pathf(path, sizeof(path), "%s/%s/tasks", h.v1, CG_HOUSEKEEPING) || !path_exists(path) ||
+	    !isolating(&h))
 		return;
 	write_text(path, "0");
 }

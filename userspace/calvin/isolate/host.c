@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "isolate_priv.h"
-#include "placement.h"
+#include "plan/plan.h"
+#include "textfile.h"
 #include "util.h"
 
 int pathf(char *out, size_t len, const char *fmt, ...)
@@ -27,20 +28,7 @@ int pathf(char *out, size_t len, const char *fmt, ...)
 
 int read_text(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
+	return calvin_read_text(path, buf, len);
 }
 
 /* One write(2), as the kernel's files want: they parse one value per write. */

@@ -23,8 +23,7 @@
 #include <sys/types.h>
 
 #include "backend.h"
-#include "cpumask.h"
-#include "isolation.h"
+#include "plan/plan.h"
 
 /* Where the host's files are. Every path the applier touches is built from
  * these, so the tests can point them at a fake tree. */
@@ -90,8 +89,12 @@ int isolation_vnf_start(const struct deploy *d, unsigned int vnf, pid_t pid);
 void isolation_join_housekeeping(void);
 
 /* `calvin status`: each user VNF's placement read back from the kernel,
- * and the host's isolation. */
+ * and the host's isolation; housekeeping: the chain's housekeeping CPUs
+ * (its plan record's). */
+struct json_object;
+/* As text on out, or under -j as members of the chain's object
+ * ("isolation", "placement_read_back") when chain is not NULL. */
 void isolation_status(FILE *out, const struct isolate_host *h, const struct calvin_chain_spec *spec,
-		      bool json);
+		      const struct calvin_cpumask *housekeeping, struct json_object *chain);
 
 #endif /* CALVIN_ISOLATE_H */

@@ -88,6 +88,10 @@ int rec_write_from(struct isolate_ctx *x, const char *path, const char *from, co
 
 /* cgroup.c */
 int cg_converge(struct isolate_ctx *x, const struct isolate_request *req);
+/* A cgroup of calvin's name at path that calvin did not make (the record
+ * r says) and that holds tasks or cgroups: another's, which calvin must
+ * not take over. Says so in one line and returns -EBUSY; 0 otherwise. */
+int cg_taken(const struct calvin_hostrec *r, enum calvin_isolate_mode mode, const char *path);
 /* Move every task of cgroup from into to (v1: tasks; v2: cgroup.procs). */
 int cg_sweep(struct isolate_ctx *x, const char *from, const char *to, bool count);
 /* Empty a cgroup calvin made into its parent and remove it. */

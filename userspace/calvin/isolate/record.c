@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* The host record (format in lib/isolation.h): the journal of host-wide
+/* The host record (format in userspace/lib/plan/plan.h): the journal of host-wide
  * isolation, shared by every isolated chain, under RUN_DIR/isolation.host.
  * A lock file beside it (never removed, so every controller locks the same
  * inode) serialises the chains that join and leave. */

@@ -2,7 +2,9 @@
 /* `calvin status`: the plan as applied, read back from the kernel. For
  * each user VNF: its process, the CPUs it may run on and last ran on, its
  * scheduling policy, its cpuset, whether those CPUs are isolated now; and
- * the host's isolation: which CPUs, by what, for which chains. */
+ * the host's isolation: which CPUs, by what, for which chains, and how many
+ * IRQs keep to the chain's housekeeping CPUs (its plan's, as `calvin plan`
+ * shows them and its probe uses them). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -10,8 +12,9 @@
 #include <string.h>
 
 #include "isolate_priv.h"
-#include "placement.h"
+#include "plan/plan.h"
 #include "util.h"
+#include "util/util.h"
 
 #define MAX_CHAINS 64
 
@@ -187,25 +190,16 @@ struct host_view {
 };
 
 static void host_view(const struct isolate_host *h, const struct isolated_now *now,
-		      struct host_view *v)
+		      const struct calvin_cpumask *hk, struct host_view *v)
 {
-	struct calvin_cpumask online, hk, want;
-	char path[PATH_MAX];
+	struct calvin_cpumask want;
 
 	memset(v, 0, sizeof(*v));
 	if (!hostrec_read(h, &v->r))
 		v->nr = calvin_hostrec_chains(&v->r, v->names, MAX_CHAINS);
-	pathf(path, sizeof(path), "%s/devices/system/cpu/online", h->sys);
-	read_cpulist(path, &online);
-	/* housekeeping: calvin's cpuset where there is one, else what is
-	 * not isolated */
-	calvin_cpumask_andnot(&hk, &online, &now->all);
-	if (h->v1[0] && !pathf(path, sizeof(path), "%s/%s/cpuset.cpus", h->v1, CG_HOUSEKEEPING) &&
-	    path_exists(path))
-		read_cpulist(path, &hk);
 	calvin_cpumask_list(&now->all, v->iso, sizeof(v->iso));
-	calvin_cpumask_list(&hk, v->hk, sizeof(v->hk));
-	irq_count(h, &hk, &v->irqs, &v->irqs_on_hk);
+	calvin_cpumask_list(hk, v->hk, sizeof(v->hk));
+	irq_count(h, hk, &v->irqs, &v->irqs_on_hk);
 	v->hk_tasks = housekeeping_tasks(h);
 	/* what keeps the CPUs calvin isolates from being isolated */
 	wanted(&v->r, v->names, v->nr, &want);
@@ -215,25 +209,32 @@ static void host_view(const struct isolate_host *h, const struct isolated_now *n
 	sharers(h, &want, &v->share);
 }
 
-static void print_host_json(FILE *out, const struct host_view *v)
+static struct json_object *host_jobj(const struct host_view *v)
 {
+	struct json_object *o = jw_obj(), *chains = jw_arr();
 	unsigned int i;
 
-	fprintf(out,
-		",\"isolation\":{\"mode\":\"%s\",\"isolated\":\"%s\",\"housekeeping\":\"%s\","
-		"\"housekeeping_tasks\":%u,\"irqs\":%u,\"irqs_on_housekeeping\":%u,"
-		"\"other_cpuset\":\"%s\",\"other_cpuset_tasks\":%u,\"other_cpuset_balances\":%s,"
-		"\"other_threads\":%u,\"other_kernel_threads\":%u,\"chains\":[",
-		mode_word[calvin_hostrec_mode(&v->r, NULL)], v->iso, v->hk, v->hk_tasks, v->irqs,
-		v->irqs_on_hk, v->foreign.first, v->foreign.tasks,
-		v->foreign.balances ? "true" : "false", v->share.threads, v->share.kernel);
+	jw_str(o, "mode", mode_word[calvin_hostrec_mode(&v->r, NULL)]);
+	jw_str(o, "isolated", v->iso);
+	jw_str(o, "housekeeping", v->hk);
+	jw_u64(o, "housekeeping_tasks", v->hk_tasks);
+	jw_u64(o, "irqs", v->irqs);
+	jw_u64(o, "irqs_on_housekeeping", v->irqs_on_hk);
+	/* another tool's cgroup: its name is that tool's */
+	jw_text(o, "other_cpuset", v->foreign.first, strlen(v->foreign.first));
+	jw_u64(o, "other_cpuset_tasks", v->foreign.tasks);
+	jw_bool(o, "other_cpuset_balances", v->foreign.balances);
+	jw_u64(o, "other_threads", v->share.threads);
+	jw_u64(o, "other_kernel_threads", v->share.kernel);
 	for (i = 0; i < v->nr; i++)
-		fprintf(out, "%s\"%s\"", i ? "," : "", v->names[i]);
-	fprintf(out, "]}");
+		jw_push(chains, json_object_new_string(v->names[i]));
+	jw_add(o, "chains", chains);
+	return o;
 }
 
 static void print_host_text(FILE *out, const struct host_view *v)
 {
+	char other[CALVIN_ESCAPED_LEN(sizeof(v->foreign.first))];
 	unsigned int i;
 
 	fprintf(out, "  isolation: CPUs isolated now: %s; housekeeping CPUs %s hold %u of %u IRQs",
@@ -242,8 +243,8 @@ static void print_host_text(FILE *out, const struct host_view *v)
 		fprintf(out, " and %u tasks", v->hk_tasks);
 	if (v->foreign.first[0])
 		fprintf(out, "; another tool's cpuset %s spans them too (%u tasks%s)",
-			v->foreign.first, v->foreign.tasks,
-			v->foreign.balances ? ", load-balanced" : "");
+			calvin_text_escape_str(v->foreign.first, other, sizeof(other)),
+			v->foreign.tasks, v->foreign.balances ? ", load-balanced" : "");
 	for (i = 0; i < v->nr; i++)
 		fprintf(out, "%s%s", i ? ", " : "; isolated at run time for chains ", v->names[i]);
 	if (v->nr)
@@ -253,15 +254,15 @@ static void print_host_text(FILE *out, const struct host_view *v)
 }
 
 static void print_host(FILE *out, const struct isolate_host *h, const struct isolated_now *now,
-		       bool json)
+		       const struct calvin_cpumask *hk, struct json_object *chain)
 {
 	struct host_view *v = malloc(sizeof(*v));
 
 	if (!v)
 		return;
-	host_view(h, now, v);
-	if (json)
-		print_host_json(out, v);
+	host_view(h, now, hk, v);
+	if (chain)
+		jw_add(chain, "isolation", host_jobj(v));
 	else
 		print_host_text(out, v);
 	calvin_hostrec_free(&v->r);
@@ -279,35 +280,68 @@ static const struct state_entry *vnf_proc(const struct chain_state *st, const ch
 	return NULL;
 }
 
-void isolation_status(FILE *out, const struct isolate_host *h, const struct calvin_chain_spec *spec,
-		      bool json)
+/* A VNF whose node did not answer within VNF_ANSWER_TIMEOUT_MS: a line,
+ * or under -j an object with an error in read_back. */
+static void not_answering(FILE *out, struct json_object *read_back, const char *name)
 {
+	struct json_object *o;
+	char why[64];
+
+	snprintf(why, sizeof(why), "not answering (%d s)", VNF_ANSWER_TIMEOUT_MS / 1000);
+	if (!read_back) {
+		fprintf(out, "  %s: %s\n", name, why);
+		return;
+	}
+	o = jw_obj();
+	jw_str(o, "name", name);
+	jw_str(o, "error", why);
+	jw_push(read_back, o);
+}
+
+void isolation_status(FILE *out, const struct isolate_host *h, const struct calvin_chain_spec *spec,
+		      const struct calvin_cpumask *housekeeping, struct json_object *chain)
+{
+	struct json_object *read_back = chain ? jw_arr() : NULL;
+	const struct node_backend *be = backend_of(spec);
 	struct calvin_vnf_placement p;
 	struct isolated_now now;
 	struct chain_state *st;
-	unsigned int i, n = 0;
+	unsigned int i;
 	char ns[128];
 
 	st = malloc(sizeof(*st));
 	if (!st || state_peek(st, spec->name)) {
 		free(st);
+		json_object_put(read_back);
 		return;
 	}
 	isolated_now(h, &now);
-	print_host(out, h, &now, json);
-	fprintf(out, json ? ",\"placement\":[" : "  placement (read back from the kernel):\n");
+	print_host(out, h, &now, housekeeping, chain);
+	if (!chain)
+		fprintf(out, "  placement (read back from the kernel):\n");
 	for (i = 0; i < spec->nr_vnfs; i++) {
 		if (spec->vnfs[i].space != CALVIN_USER)
 			continue;
 		memset(&p, 0, sizeof(p));
 		snprintf(p.name, sizeof(p.name), "%s", spec->vnfs[i].name);
+		/* a VM's VNF is a process of its guest: its agent says */
+		if (be && be->vnf_placement) {
+			if (be->vnf_placement(spec, i, &p) == -ETIMEDOUT)
+				not_answering(out, read_back, p.name);
+			else if (chain)
+				jw_push(read_back, calvin_placement_jobj(&p));
+			else
+				calvin_placement_print(out, &p);
+			continue;
+		}
 		node_netns(ns, sizeof(ns), spec->name, calvin_vnf_node(&spec->vnfs[i]));
 		read_placement(h, vnf_proc(st, ns), &now, &p);
-		if (json && n++)
-			fprintf(out, ",");
-		calvin_placement_print(out, json, &p);
+		if (chain)
+			jw_push(read_back, calvin_placement_jobj(&p));
+		else
+			calvin_placement_print(out, &p);
 	}
-	if (json)
-		fprintf(out, "]");
+	/* not "placement": that is what the plan degraded, as in reports */
+	jw_add(chain, "placement_read_back", read_back);
 	free(st);
 }

@@ -71,9 +71,10 @@ static int boot_done(int fd, int timeout_ms)
 	return 0;
 }
 
-/* Boot kernel under KVM with the serial console on a pipe; see
+/* Boot kernel under KVM with the serial console on a pipe, as the user
+ * libvirt runs QEMU as (the kernel may be a chain file's); see
  * boot_done() for the result. */
-static int kvm_boots(const char *kernel)
+static int kvm_boots(const char *kernel, const struct lv_qemu_user *u)
 {
 	const char *argv[] = { EMULATOR,
 			       "-accel",
@@ -106,6 +107,8 @@ static int kvm_boots(const char *kernel)
 		dup2(devnull, STDIN_FILENO);
 		dup2(out[1], STDOUT_FILENO);
 		dup2(devnull, STDERR_FILENO);
+		if (lv_qemu_become(u))
+			_exit(127);
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
@@ -121,7 +124,7 @@ static int kvm_boots(const char *kernel)
 }
 
 /* Decide, with a line saying why. */
-static bool probe_kvm(const char *kernel, char *why, size_t len)
+static bool probe_kvm(const char *kernel, const struct lv_qemu_user *u, char *why, size_t len)
 {
 	long long t0 = now_ms();
 
@@ -129,7 +132,7 @@ static bool probe_kvm(const char *kernel, char *why, size_t len)
 		snprintf(why, len, "/dev/kvm is missing or not usable");
 		return false;
 	}
-	switch (kvm_boots(kernel)) {
+	switch (kvm_boots(kernel, u)) {
 	case 1:
 		snprintf(why, len, "a test boot under KVM finished in %lld ms", now_ms() - t0);
 		return true;
@@ -181,6 +184,7 @@ static void cache_write(const char *path, bool kvm, const char *why)
 int lv_accel(const struct calvin_chain_spec *s, bool *kvm, char *why, size_t len)
 {
 	char cache[PATH_MAX], dir[PATH_MAX], kernel[PATH_MAX + 16], tried[256];
+	const struct lv_qemu_user *u;
 
 	if (s->libvirt.accel != CALVIN_ACCEL_AUTO) {
 		*kvm = s->libvirt.accel == CALVIN_ACCEL_KVM;
@@ -197,7 +201,13 @@ int lv_accel(const struct calvin_chain_spec *s, bool *kvm, char *why, size_t len
 			   s->path, access(EMULATOR, X_OK) ? EMULATOR : kernel);
 		return CALVIN_EXIT_USAGE;
 	}
-	*kvm = probe_kvm(kernel, tried, sizeof(tried));
+	if (lv_qemu_user(s, true, &u))
+		return CALVIN_EXIT_USAGE;
+	if (u->refused) {
+		calvin_err("%s: cannot test KVM: %s", s->path, u->why);
+		return CALVIN_EXIT_USAGE;
+	}
+	*kvm = probe_kvm(kernel, u, tried, sizeof(tried));
 	snprintf(why, len, "%s", tried);
 	mkdir_p(calvin_run_dir(), 0700);
 	cache_write(cache, *kvm, why);

@@ -2,7 +2,8 @@
 /* The libvirt backend's side of calvin-agent: each VM's agent is reached
  * over its virtio-serial channel (the UNIX socket libvirt binds in the
  * chain's run dir) with the client of userspace/agent/client.h. Deploying
- * a VNF is configure (the spec, the VNF, its peers' MACs) and start;
+ * a VNF is configure (the spec, the VNF, its peers' MACs), the traffic keys
+ * of an encrypt or decrypt VNF's own SAs, and start;
  * status reads the counters `calvin status` shows. */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,29 +14,10 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "codec/codec.h"
 #include "loader.h"
 #include "lv.h"
-#include "pair.h"
 #include "util.h"
-
-/* The whole of a small file (a spec, a key file) in buf. */
-static int slurp(const char *path, char *buf, size_t len, uint32_t *out)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n == len)
-		err = -EFBIG;
-	else
-		*out = (uint32_t)n;
-	close(fd);
-	return err;
-}
 
 static int agent_connect(const char *chain, const char *node, int timeout_ms,
 			 struct calvin_channel *ch)
@@ -64,37 +46,52 @@ static int agent_call(struct calvin_channel *ch, const char *node,
 	return e;
 }
 
-/* What the agent needs besides the spec: peers, MTUs, the deployment's
- * random value. */
-#define SPEC_MAX (CALVIN_AGENT_MAX_PAYLOAD / 2)
-#define KEY_MAX 4096
-
-static int configure_msg(struct deploy *d, unsigned int n, struct calvin_agent_msg *m, char *spec,
-			 char *key)
+/* What the agent needs: the spec `up` checked (its very bytes), the VNF,
+ * its peers, MTUs. No key material: that is keys_send()'s. */
+static void configure_msg(struct deploy *d, unsigned int n, struct calvin_agent_msg *m)
 {
 	struct calvin_agent_configure *c = &m->configure;
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[d->nodes[n].first_vnf];
-	char path[PATH_MAX];
-	int err;
 
 	m->type = CALVIN_AGENT_CONFIGURE;
 	c->cpu = 1; /* the guest's isolated vCPU (see calvin_vm_cmdline()) */
 	calvin_vm_mac(c->west_peer, d->spec->name, n - 1, CALVIN_EAST);
 	calvin_vm_mac(c->east_peer, d->spec->name, n + 1, CALVIN_WEST);
-	c->west_mtu = n == 1 ? 1500 : (uint16_t)atoi(INNER_MTU);
-	c->east_mtu = n + 2 == d->nr_nodes ? 1500 : (uint16_t)atoi(INNER_MTU);
-	/* both ends of a pair, in their VMs, derive the same traffic keys */
-	if (calvin_deploy_random_parse(d->deploy_random, c->seed))
-		return -EINVAL;
+	c->west_mtu = n == 1 ? 1500 : INNER_MTU;
+	c->east_mtu = n + 2 == d->nr_nodes ? 1500 : INNER_MTU;
 	c->vnf = calvin_agent_str(v->name);
-	/* the copy up made: what is deployed, whatever happens to the file */
-	state_file(path, sizeof(path), d->spec->name, ".yaml");
-	err = slurp(path, spec, SPEC_MAX, &c->spec.len);
-	c->spec.ptr = spec;
-	if (err || (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT))
+	c->spec.ptr = d->text->text;
+	c->spec.len = (uint32_t)d->text->len;
+}
+
+/* An encrypt or decrypt VNF's VM gets the traffic keys of that VNF's own
+ * SAs in epoch, never the key file's key or the deployment random. */
+static int keys_send(struct deploy *d, unsigned int n, uint32_t epoch, struct calvin_channel *ch)
+{
+	unsigned int vnf = d->nodes[n].first_vnf;
+	const struct calvin_vnf_spec *v = &d->spec->vnfs[vnf];
+	struct calvin_agent_msg req = { .type = CALVIN_AGENT_KEYS }, reply;
+	uint8_t buf[CALVIN_SA_SET_MAX];
+	struct calvin_sa_set set;
+	ssize_t len;
+	int err;
+
+	if (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT)
+		return 0;
+	err = deploy_sa_set(d, vnf, epoch, &set);
+	if (err)
 		return err;
-	c->key.ptr = key;
-	return slurp(v->crypt.key_file, key, KEY_MAX, &c->key.len);
+	len = calvin_sa_set_encode(&set, buf, sizeof(buf));
+	calvin_sa_set_wipe(&set);
+	if (len < 0) {
+		calvin_err("%s: cannot encode its keys: %s", v->name, strerror((int)-len));
+		return (int)len;
+	}
+	req.keys.ptr = (const char *)buf;
+	req.keys.len = (uint32_t)len;
+	err = agent_call(ch, d->nodes[n].name, &req, &reply);
+	explicit_bzero(buf, sizeof(buf));
+	return err;
 }
 
 int lv_vnf_start(struct deploy *d, unsigned int n)
@@ -102,47 +99,70 @@ int lv_vnf_start(struct deploy *d, unsigned int n)
 	const char *node = d->nodes[n].name;
 	struct calvin_agent_msg req = { 0 }, reply;
 	struct calvin_channel ch;
-	char *spec, *key;
 	int err;
 
-	spec = malloc(SPEC_MAX);
-	key = malloc(KEY_MAX);
-	err = spec && key ? configure_msg(d, n, &req, spec, key) : -ENOMEM;
-	if (err) {
-		calvin_err("%s: cannot prepare its configuration: %s", node, strerror(-err));
-		goto out;
-	}
+	configure_msg(d, n, &req);
 	err = agent_connect(d->spec->name, node, LV_BOOT_TIMEOUT_MS, &ch);
 	if (err)
-		goto out;
+		return err;
 	err = agent_call(&ch, node, &req, &reply);
+	if (!err)
+		err = keys_send(d, n, 1, &ch);
 	if (!err) {
 		memset(&req, 0, sizeof(req));
 		req.type = CALVIN_AGENT_START;
 		err = agent_call(&ch, node, &req, &reply);
 	}
 	calvin_agent_close(&ch);
-out:
-	free(spec);
-	free(key);
 	return err;
 }
 
-/* The counters of a VNF's agent; ch stays open for reply's strings. */
+/* The VNFs of this process's chain whose agent did not answer: one
+ * `calvin status` asks each agent for counters and placement, and gives a
+ * wedged one its deadline once. */
+static struct {
+	char chain[CALVIN_NAME_MAX + 1];
+	bool vnf[CALVIN_MAX_VNFS];
+} silent;
+
+/* The counters of a VNF's agent, within VNF_ANSWER_TIMEOUT_MS in all; ch
+ * stays open for reply's strings. An agent that does not answer in time
+ * (a paused VM, a stopped agent) is -ETIMEDOUT, left for status to say. */
 static int vnf_status(const struct calvin_chain_spec *s, unsigned int vnf,
 		      struct calvin_channel *ch, struct calvin_agent_msg *reply)
 {
 	const char *node = calvin_vnf_node(&s->vnfs[vnf]);
 	struct calvin_agent_msg req = { .type = CALVIN_AGENT_STATUS };
-	int err;
+	char path[PATH_MAX], err[CALVIN_AGENT_LINE_MAX + 128];
+	int e;
 
-	err = agent_connect(s->name, node, LV_CALL_TIMEOUT_MS, ch);
-	if (err)
-		return err;
-	err = agent_call(ch, node, &req, reply);
-	if (err)
-		calvin_agent_close(ch);
-	return err;
+	if (strcmp(silent.chain, s->name)) {
+		memset(&silent, 0, sizeof(silent));
+		snprintf(silent.chain, sizeof(silent.chain), "%s", s->name);
+	}
+	if (silent.vnf[vnf])
+		return -ETIMEDOUT;
+	lv_node_file(path, sizeof(path), s->name, node, "agent");
+	e = calvin_agent_ask(ch, path, &req, reply, VNF_ANSWER_TIMEOUT_MS, err, sizeof(err));
+	if (e == -ETIMEDOUT)
+		silent.vnf[vnf] = true;
+	else if (e)
+		calvin_err("%s: %s (its console: %s.d/%s.console)", node, err, s->name, node);
+	return e;
+}
+
+/* The value a counters answer gives name; false if it gives none. */
+static bool agent_value(const struct calvin_agent_counters *c, const char *name, uint64_t *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_counters; i++)
+		if (c->counters[i].name.len == strlen(name) &&
+		    !memcmp(c->counters[i].name.ptr, name, c->counters[i].name.len)) {
+			*v = c->counters[i].value;
+			return true;
+		}
+	return false;
 }
 
 /* "fwd.rx_packets" into its direction and field of out. */
@@ -188,18 +208,69 @@ int lv_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *jso
 {
 	struct calvin_agent_msg *reply = malloc(sizeof(*reply));
 	struct calvin_channel ch;
+	uint64_t v;
 	int err;
 
 	if (!reply)
 		return -ENOMEM;
 	err = vnf_status(s, vnf, &ch, reply);
 	if (!err) {
-		if (reply->counters.telemetry.len >= len)
+		/* calvin-vnf exited in the guest: it has no telemetry to give */
+		if (agent_value(&reply->counters, "vnf.exit", &v))
+			err = -ESRCH;
+		else if (reply->counters.telemetry.len >= len)
 			err = -E2BIG;
 		else
 			snprintf(json, len, "%.*s", (int)reply->counters.telemetry.len,
 				 reply->counters.telemetry.ptr);
 		calvin_agent_close(&ch);
+	}
+	free(reply);
+	return err;
+}
+
+/* The agent's vnf.* values (proc.c in the agent) into p. */
+static void guest_placement(const struct calvin_agent_counters *c, struct calvin_vnf_placement *p)
+{
+	uint64_t v;
+
+	p->pid = agent_value(c, "vnf.pid", &v) && v <= INT32_MAX ? (int)v : 0;
+	if (agent_value(c, "vnf.exit", &v)) {
+		p->exited = p->pid != 0;
+		p->exit_status = (int)v;
+		p->pid = 0;
+	}
+	if (c->state != CALVIN_AGENT_RUNNING || !agent_value(c, "vnf.cpus", &v)) {
+		p->pid = 0;
+		return;
+	}
+	p->allowed.w[0] = v;
+	p->last_cpu = agent_value(c, "vnf.last_cpu", &v) ? (int)v : -1;
+	p->policy = agent_value(c, "vnf.policy", &v) ? (unsigned int)v : 0;
+	p->priority = agent_value(c, "vnf.priority", &v) ? (unsigned int)v : 0;
+	p->locked_kb = agent_value(c, "vnf.locked_kb", &v) ? (unsigned long)v : 0;
+	p->isolated_by = agent_value(c, "vnf.isolated", &v) && v ? "isolcpus in the VM" : NULL;
+}
+
+int lv_vnf_placement(const struct calvin_chain_spec *s, unsigned int vnf,
+		     struct calvin_vnf_placement *p)
+{
+	const char *node = calvin_vnf_node(&s->vnfs[vnf]);
+	struct calvin_agent_msg *reply = malloc(sizeof(*reply));
+	struct calvin_channel ch;
+	int err;
+
+	if (!reply)
+		return -ENOMEM;
+	node_netns(p->vm, sizeof(p->vm), s->name, node);
+	p->host_last_cpu = -1;
+	err = vnf_status(s, vnf, &ch, reply);
+	if (!err) {
+		guest_placement(&reply->counters, p);
+		calvin_agent_close(&ch);
+		/* the VNF's vCPU is the one it last ran on in the guest */
+		if (p->pid)
+			lv_vcpu_host(s, p->vm, p->last_cpu, &p->host_last_cpu, &p->host_allowed);
 	}
 	free(reply);
 	return err;

@@ -134,16 +134,24 @@ int lv_open(const char *uri, virConnectPtr *conn)
 	/* one connection per process: calvin talks to one libvirt */
 	static virConnectPtr cached;
 	static char cached_uri[CALVIN_URI_MAX];
+	char why[256];
 	int err;
 
+	/* the parser refused it already; a journal or a deployed copy of the
+	 * spec is read again by `down` and `status`, and libvirt acts on a
+	 * URI as root */
+	if (calvin_libvirt_uri_check(uri, why, sizeof(why))) {
+		calvin_err("refusing to connect to libvirt: its uri %s", why);
+		return -EPERM;
+	}
 	if (cached && !strcmp(cached_uri, uri)) {
 		*conn = cached;
 		return 0;
 	}
 
 	virSetErrorFunc(NULL, quiet);
-	/* only a local system daemon is ours to start */
-	if (!strncmp(uri, "qemu:///", 8)) {
+	/* only a local daemon is ours to start */
+	if (calvin_libvirt_uri_local(uri)) {
 		err = daemons_ensure();
 		if (err)
 			return err;

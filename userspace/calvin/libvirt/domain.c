@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* One libvirt domain per VNF node: defined from the pure domain XML
- * (userspace/lib/vm_xml.c) and started; destroyed and undefined by down.
+ * (userspace/lib/guest/vm_xml.c) and started; destroyed and undefined by down.
  * Host facts decide what the XML may ask for: hugepages where enough are
  * free, locked memory where libvirt may raise the memlock limit. */
 #include <errno.h>
@@ -78,13 +78,22 @@ static int vm_desc(struct deploy *d, unsigned int n, struct vm_files *f, struct 
 	const struct calvin_chain_spec *s = d->spec;
 	const char *node = d->nodes[n].name;
 	bool shared = s->placement == CALVIN_PLACE_SHARED;
+	const struct lv_qemu_user *u;
 	char dir[PATH_MAX], why[256];
 	int err;
 
 	memset(vm, 0, sizeof(*vm));
 	err = lv_accel(s, &vm->kvm, why, sizeof(why));
+	if (!err)
+		err = lv_qemu_user(s, vm->kvm, &u);
 	if (err)
 		return -EINVAL;
+	if (u->refused) {
+		calvin_err("%s: %s; give 'image:' a folder it can read", node, u->why);
+		return -EACCES;
+	}
+	vm->qemu_uid = u->uid;
+	vm->qemu_gid = u->gid;
 	lv_image(s, dir, sizeof(dir));
 	snprintf(f->kernel, sizeof(f->kernel), "%s/vmlinuz", dir);
 	snprintf(f->initrd, sizeof(f->initrd), "%s/initramfs.img", dir);
@@ -182,6 +191,33 @@ int lv_domain_create(struct deploy *d, unsigned int n)
 		err = domain_start(d, conn, xml, f.name);
 	free(xml);
 	return err;
+}
+
+void lv_vcpu_host(const struct calvin_chain_spec *s, const char *domain, int vcpu, int *last,
+		  struct calvin_cpumask *allowed)
+{
+	unsigned char maps[2][CALVIN_MAX_CPUS / 8];
+	virVcpuInfo info[2];
+	virConnectPtr conn;
+	virDomainPtr dom;
+	int n, c;
+
+	*last = -1;
+	if (vcpu < 0 || vcpu > 1 || lv_open(s->libvirt.uri, &conn))
+		return;
+	dom = virDomainLookupByName(conn, domain);
+	if (!dom)
+		return;
+	memset(maps, 0, sizeof(maps));
+	n = virDomainGetVcpus(dom, info, 2, &maps[0][0], sizeof(maps[0]));
+	virDomainFree(dom);
+	if (n <= vcpu)
+		return;
+	memset(allowed, 0, sizeof(*allowed));
+	for (c = 0; c < CALVIN_MAX_CPUS; c++)
+		if (VIR_CPU_USABLE(&maps[0][0], sizeof(maps[0]), vcpu, c))
+			calvin_cpumask_set(allowed, c);
+	*last = info[vcpu].cpu;
 }
 
 static int domain_destroy(const struct state_entry *e)

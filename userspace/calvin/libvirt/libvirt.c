@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../netns/netns.h"
+#include "commands.h"
 #include "lv.h"
 #include "util.h"
 
@@ -39,33 +40,32 @@ static int check_nodes(const struct calvin_chain_spec *s)
 	return 0;
 }
 
+/* The image a chain names is checked where it names it; the build's own
+ * is checked here, so that a missing one says how to make it. */
 static int check_image(const struct calvin_chain_spec *s)
 {
-	static const char *const files[] = { "vmlinuz", "initramfs.img" };
-	char dir[PATH_MAX], path[PATH_MAX + 32];
-	size_t i;
+	char dir[PATH_MAX], why[PATH_MAX + 128];
 
+	if (s->libvirt.image[0])
+		return check_vm_image(s);
 	lv_image(s, dir, sizeof(dir));
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		if (access(path, R_OK)) {
-			calvin_err(
-			    "%s: no guest image: %s is missing; build it with 'make vm-image' "
-			    "or set 'image:' in the libvirt section",
-			    s->path, path);
-			return CALVIN_EXIT_USAGE;
-		}
-	}
-	return 0;
+	if (!calvin_vm_image_check(dir, why, sizeof(why)))
+		return 0;
+	/* the build's own image: a host not made ready yet (exit 4) */
+	return host_cannot(s,
+			   "no guest image: %s; build it with 'make vm-image' or set 'image:' in "
+			   "the libvirt section",
+			   why);
 }
 
 /* The line `plan`, `up` and every report give about the VMs. */
 static const char *lv_describe(const struct calvin_chain_spec *s, char *buf, size_t len)
 {
-	char why[256];
+	const struct lv_qemu_user *u;
+	char why[256], user[sizeof(u->why) + 32];
 	bool kvm, huge, locked;
 
-	if (lv_accel(s, &kvm, why, sizeof(why)))
+	if (lv_accel(s, &kvm, why, sizeof(why)) || lv_qemu_user(s, kvm, &u))
 		return NULL;
 	lv_memory_facts(s, &huge, &locked);
 	if (kvm)
@@ -80,10 +80,12 @@ static const char *lv_describe(const struct calvin_chain_spec *s, char *buf, siz
 			 huge ? "" : "not on hugepages (too few free)",
 			 !huge && !locked ? ", " : "",
 			 locked ? "" : "not locked (the host refuses to raise RLIMIT_MEMLOCK)");
+	snprintf(buf + strlen(buf), len - strlen(buf), "; %s",
+		 lv_qemu_describe(u, user, sizeof(user)));
 	return buf;
 }
 
-static int lv_check(const struct calvin_chain_spec *s)
+static int lv_check(const struct calvin_chain_spec *s, bool offline)
 {
 	virConnectPtr conn;
 	char line[512];
@@ -92,10 +94,14 @@ static int lv_check(const struct calvin_chain_spec *s)
 	rc = check_nodes(s);
 	if (!rc)
 		rc = check_image(s);
-	if (rc)
+	/* offline: neither a daemon started nor a URI connected to */
+	if (rc || offline)
 		return rc;
 	if (lv_open(s->libvirt.uri, &conn))
 		return CALVIN_EXIT_USAGE;
+	rc = lv_qemu_check(s);
+	if (rc)
+		return rc;
 	if (!lv_describe(s, line, sizeof(line)))
 		return CALVIN_EXIT_USAGE;
 	return 0;
@@ -195,6 +201,7 @@ const struct node_backend libvirt_backend = {
 	.node_exec = lv_node_exec,
 	.kernel_stats = lv_kernel_stats,
 	.user_stats = lv_user_stats,
+	.vnf_placement = lv_vnf_placement,
 	.kernel_update = lv_kernel_update,
 	.destroy = lv_destroy,
 };

@@ -4,7 +4,7 @@
  * reach the first and last VM through a veth whose host end is a port like
  * a tap. Consecutive ports are joined by calvin's XDP link program
  * (links: xdp) or a two-port Linux bridge (links: bridge). Port names are
- * short hashes of the chain (userspace/lib/vm.h): a name that exists
+ * short hashes of the chain (userspace/lib/guest/guest.h): a name that exists
  * already is someone else's, and calvin refuses it rather than touch it. */
 #include <errno.h>
 #include <limits.h>
@@ -14,6 +14,7 @@
 
 #include "loader.h"
 #include "lv.h"
+#include "nl/nl.h"
 #include "util.h"
 
 int lv_port_name(const struct deploy *d, unsigned int node, enum calvin_side side, char *out)
@@ -35,11 +36,11 @@ static int refuse_existing(const struct deploy *d, const char *what, const char 
 }
 
 /* Links between two VNFs carry what transforms add (see INNER_MTU). */
-static const char *port_mtu(const struct deploy *d, unsigned int node, enum calvin_side side)
+static unsigned int port_mtu(const struct deploy *d, unsigned int node, enum calvin_side side)
 {
 	unsigned int far = side == CALVIN_WEST ? node - 1 : node + 1;
 
-	return far == 0 || far + 1 == d->nr_nodes ? "1500" : INNER_MTU;
+	return far == 0 || far + 1 == d->nr_nodes ? 1500 : INNER_MTU;
 }
 
 int lv_tap_create(struct deploy *d, unsigned int node, enum calvin_side side)
@@ -55,10 +56,8 @@ int lv_tap_create(struct deploy *d, unsigned int node, enum calvin_side side)
 	err = state_add(d->state, ST_TAP, tap, NULL, 0, 0);
 	if (err)
 		return err;
-	if (RUN("ip", "tuntap", "add", "dev", tap, "mode", "tap") ||
-	    RUN("ip", "link", "set", tap, "mtu", port_mtu(d, node, side), "up"))
-		return -EIO;
-	return 0;
+	err = nl_tap_add(tap);
+	return err ? err : nl_link_up(NULL, tap, port_mtu(d, node, side));
 }
 
 /* The probe's east or the server's west, a veth made straight into the
@@ -69,9 +68,10 @@ int lv_tap_create(struct deploy *d, unsigned int node, enum calvin_side side)
 static int endpoint_veth(struct deploy *d, unsigned int node)
 {
 	enum calvin_side side = node == 0 ? CALVIN_EAST : CALVIN_WEST;
-	char host[CALVIN_IFNAME_MAX + 1], ns[128], macs[18];
+	char host[CALVIN_IFNAME_MAX + 1], ns[128];
 	const char *ifname = side == CALVIN_EAST ? IF_EAST : IF_WEST;
 	uint8_t mac[6];
+	struct nl_veth_end here = { .mtu = 1500 }, there = { .mtu = 1500, .mac = mac };
 	int err;
 
 	err = lv_port_name(d, node, side, host);
@@ -84,18 +84,17 @@ static int endpoint_veth(struct deploy *d, unsigned int node)
 		return err;
 	node_netns(ns, sizeof(ns), d->spec->name, d->nodes[node].name);
 	calvin_vm_mac(mac, d->spec->name, node, side);
-	mac_str(mac, macs);
-	if (RUN("ip", "link", "add", host, "mtu", "1500", "type", "veth", "peer", "name", ifname,
-		"mtu", "1500", "address", macs, "netns", ns) ||
-	    RUN("ip", "-n", ns, "link", "set", ifname, "up") ||
-	    RUN("ip", "link", "set", host, "up"))
-		return -EIO;
-	return 0;
+	here.ifname = host;
+	there.ifname = ifname;
+	there.ns = ns;
+	err = nl_veth_add(&here, &there);
+	if (!err)
+		err = nl_link_up(ns, ifname, 0);
+	return err ? err : nl_link_up(NULL, host, 0);
 }
 
 static int link_xdp(struct deploy *d, const char *a, const char *b)
 {
-	char obj_dir[PATH_MAX];
 	int err;
 
 	err = state_add(d->state, ST_HOST_XDP, a, NULL, 0, 0);
@@ -103,8 +102,7 @@ static int link_xdp(struct deploy *d, const char *a, const char *b)
 		err = state_add(d->state, ST_HOST_XDP, b, NULL, 0, 0);
 	if (err)
 		return err;
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
-	err = calvin_xdp_link_attach(obj_dir, (int)if_nametoindex(a), (int)if_nametoindex(b));
+	err = calvin_xdp_link_attach((int)if_nametoindex(a), (int)if_nametoindex(b));
 	if (err)
 		calvin_err("Failed to attach XDP link program to %s and %s: %s", a, b,
 			   strerror(-err));
@@ -116,14 +114,12 @@ static int link_xdp(struct deploy *d, const char *a, const char *b)
  * pass program, which hands every frame to the bridge. */
 static int bridge_port_xdp(struct deploy *d, const char *port)
 {
-	char obj_dir[PATH_MAX];
 	int err;
 
 	err = state_add(d->state, ST_HOST_XDP, port, NULL, 0, 0);
 	if (err)
 		return err;
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
-	err = calvin_xdp_pass_attach(obj_dir, (int)if_nametoindex(port));
+	err = calvin_xdp_pass_attach((int)if_nametoindex(port));
 	if (err)
 		calvin_err("Failed to attach XDP pass program to %s: %s", port, strerror(-err));
 	return err;
@@ -132,7 +128,7 @@ static int bridge_port_xdp(struct deploy *d, const char *port)
 /* A bridge of two ports: no STP, no forwarding delay, so it forwards from
  * the first frame. */
 static int link_bridge(struct deploy *d, unsigned int node, const char *a, const char *b,
-		       const char *mtu)
+		       unsigned int mtu)
 {
 	char br[CALVIN_IFNAME_MAX + 1];
 	int err;
@@ -145,12 +141,12 @@ static int link_bridge(struct deploy *d, unsigned int node, const char *a, const
 	err = state_add(d->state, ST_BRIDGE, br, NULL, 0, 0);
 	if (err)
 		return err;
-	if (RUN("ip", "link", "add", "name", br, "mtu", mtu, "type", "bridge", "forward_delay", "0",
-		"stp_state", "0") ||
-	    RUN("ip", "link", "set", a, "master", br) ||
-	    RUN("ip", "link", "set", b, "master", br) || RUN("ip", "link", "set", br, "up"))
-		return -EIO;
-	return 0;
+	err = nl_bridge_add(NULL, br, mtu);
+	if (!err)
+		err = nl_link_master(NULL, a, br);
+	if (!err)
+		err = nl_link_master(NULL, b, br);
+	return err ? err : nl_link_up(NULL, br, 0);
 }
 
 int lv_link_create(struct deploy *d, unsigned int a, unsigned int b)
@@ -197,7 +193,7 @@ int lv_links_destroy(struct chain_state *s)
 	for (i = 0; i < s->nr; i++)
 		if ((s->e[i].kind == ST_BRIDGE || s->e[i].kind == ST_TAP ||
 		     s->e[i].kind == ST_VETH) &&
-		    host_if_exists(s->e[i].name) && RUN("ip", "link", "delete", s->e[i].name))
+		    host_if_exists(s->e[i].name) && nl_link_delete(NULL, s->e[i].name))
 			err = -EIO;
 	return err;
 }

@@ -2,15 +2,16 @@
 /* The libvirt backend's files and what they share (the operations are
  * described in ../backend.h). This folder is the only place that includes
  * libvirt's headers; what can be pure (names, MACs, the domain XML) is in
- * userspace/lib/vm.h. */
+ * userspace/lib/guest/guest.h. */
 #ifndef CALVIN_LV_H
 #define CALVIN_LV_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <libvirt/libvirt.h>
 
 #include "backend.h"
-#include "vm.h"
+#include "guest/guest.h"
 
 /* How long a guest may take from start to its agent's hello: TCG boots the
  * image in a few seconds on an idle host, but two VMs and busy-polling
@@ -30,6 +31,25 @@ int lv_accel(const struct calvin_chain_spec *s, bool *kvm, char *why, size_t len
 /* The guest image of a spec: IMAGE/vmlinuz and IMAGE/initramfs.img. */
 void lv_image(const struct calvin_chain_spec *s, char *dir, size_t len);
 
+/* qemu_user.c: who QEMU runs as, decided once per process and
+ * accelerator (kvm: the label libvirt gives KVM domains). */
+struct lv_qemu_user {
+	unsigned int uid, gid;	  /* 0: root */
+	char name[64];		  /* "libvirt-qemu", "uid N" or "root" */
+	bool named;		  /* a user of this host: its groups apply */
+	bool refused;		  /* it cannot read the image the chain names */
+	char why[PATH_MAX + 256]; /* why root, or why refused */
+};
+/* 0, or -errno with the error printed (libvirt unreachable). */
+int lv_qemu_user(const struct calvin_chain_spec *s, bool kvm, const struct lv_qemu_user **u);
+/* Before anything is made: refuse an image QEMU's user cannot read. An
+ * exit code, the error printed. */
+int lv_qemu_check(const struct calvin_chain_spec *s);
+/* Become u (in a child that runs QEMU). 0 or -errno. */
+int lv_qemu_become(const struct lv_qemu_user *u);
+/* "QEMU runs as libvirt-qemu", or as root and why. */
+const char *lv_qemu_describe(const struct lv_qemu_user *u, char *buf, size_t len);
+
 /* links.c */
 int lv_port_name(const struct deploy *d, unsigned int node, enum calvin_side side, char *out);
 int lv_tap_create(struct deploy *d, unsigned int node, enum calvin_side side);
@@ -40,6 +60,10 @@ int lv_links_destroy(struct chain_state *s);
 void lv_memory_facts(const struct calvin_chain_spec *s, bool *huge, bool *locked);
 int lv_domain_create(struct deploy *d, unsigned int node);
 int lv_domains_destroy(struct chain_state *s);
+/* Where domain's vCPU vcpu runs on the host: the CPU it last ran on and
+ * those it may run on; *last stays -1 where libvirt does not say. */
+void lv_vcpu_host(const struct calvin_chain_spec *s, const char *domain, int vcpu, int *last,
+		  struct calvin_cpumask *allowed);
 /* Where calvin keeps a VM's files: RUN_DIR/CHAIN.d/NODE.SUFFIX */
 void lv_node_file(char *out, size_t len, const char *chain, const char *node, const char *suffix);
 
@@ -47,5 +71,9 @@ void lv_node_file(char *out, size_t len, const char *chain, const char *node, co
 int lv_vnf_start(struct deploy *d, unsigned int node);
 int lv_kernel_stats(const struct calvin_chain_spec *s, unsigned int vnf, struct kvnf_counters *out);
 int lv_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *json, size_t len);
+/* A user VNF's process as its agent reads it in the guest, and its vCPU
+ * on the host as libvirt says. */
+int lv_vnf_placement(const struct calvin_chain_spec *s, unsigned int vnf,
+		     struct calvin_vnf_placement *p);
 
 #endif /* CALVIN_LV_H */

@@ -13,6 +13,7 @@
 
 #include "loader.h"
 #include "netns.h"
+#include "nl/nl.h"
 #include "util.h"
 
 #define STOP_TIMEOUT_MS 3000
@@ -82,7 +83,7 @@ int netns_destroy(struct chain_state *s)
 	/* 3. namespaces, and with them every veth */
 	for (i = 0; i < s->nr; i++)
 		if (s->e[i].kind == ST_NETNS && netns_exists(s->e[i].name) &&
-		    RUN("ip", "netns", "delete", s->e[i].name))
+		    nl_netns_delete(s->e[i].name))
 			err = -EIO;
 	/* 4. files: pins, DPDK runtime dirs, logs, the spec copy */
 	for (i = s->nr; i-- > 0;)

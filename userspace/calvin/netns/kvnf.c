@@ -7,16 +7,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "guest/guest.h"
 #include "kvnf.h"
 #include "netns.h"
 #include "util.h"
 
-static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_node *node,
-		       const char *obj_dir)
+static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_node *node)
 {
 	const struct calvin_chain_spec *s = d->spec;
 	const struct calvin_vnf_spec *v = &s->vnfs[i];
 	struct calvin_xdp_forward_cfg base = { 0 };
+	struct calvin_kvnf k;
 	char ns[128], pin[PATH_MAX];
 	int err, saved;
 
@@ -27,7 +28,6 @@ static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_nod
 		err = node_mac_of(s->name, east_of(d, i), IF_WEST, base.east_peer_mac);
 	if (err)
 		return err;
-	base.obj_dir = obj_dir;
 	base.pin_dir = pin;
 	base.vnf_id = (uint16_t)i;
 	base.probe_port = (uint16_t)s->probe.port;
@@ -38,7 +38,9 @@ static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_nod
 		return err;
 	base.west_ifindex = if_index(IF_WEST);
 	base.east_ifindex = if_index(IF_EAST);
-	err = calvin_kvnf_attach(v, &base);
+	err = calvin_kvnf_from_spec(v, &k);
+	if (!err)
+		err = calvin_kvnf_attach(&k, &base);
 	netns_leave(saved);
 	if (err == -EOPNOTSUPP)
 		calvin_err("%s: kind %s has no kernel-space implementation", v->name,
@@ -52,15 +54,13 @@ static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_nod
 int netns_kernel_node(struct deploy *d, unsigned int n)
 {
 	const struct calvin_node *node = &d->nodes[n];
-	char obj_dir[PATH_MAX];
 	unsigned int j;
 	int err;
 
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
 	err = xdp_intent(d, node->name, IF_WEST);
 	if (!err)
 		err = xdp_intent(d, node->name, IF_EAST);
 	for (j = 0; !err && j < node->nr_vnfs; j++)
-		err = kvnf_deploy(d, node->first_vnf + j, node, obj_dir);
+		err = kvnf_deploy(d, node->first_vnf + j, node);
 	return err;
 }

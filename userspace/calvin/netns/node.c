@@ -17,6 +17,7 @@
 
 #include "loader.h"
 #include "netns.h"
+#include "nl/nl.h"
 #include "util.h"
 
 /* Write a sysctl of the current network namespace. */
@@ -50,8 +51,9 @@ static int netns_node_create(struct deploy *d, unsigned int n)
 	err = state_add(d->state, ST_NETNS, ns, NULL, 0, 0);
 	if (err)
 		return err;
-	if (RUN("ip", "netns", "add", ns))
-		return -EIO;
+	err = nl_netns_add(ns);
+	if (err)
+		return err;
 	err = netns_enter(ns, &saved);
 	if (err)
 		return err;
@@ -59,7 +61,7 @@ static int netns_node_create(struct deploy *d, unsigned int n)
 	write_sysctl("/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
 	write_sysctl("/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
 	netns_leave(saved);
-	return RUN("ip", "-n", ns, "link", "set", "lo", "up") ? -EIO : 0;
+	return nl_link_up(ns, "lo", 0);
 }
 
 /* a's east to b's west; created straight into the two namespaces, so
@@ -68,19 +70,17 @@ static int netns_node_create(struct deploy *d, unsigned int n)
  * (headers, tags), so they get room beyond the endpoints' 1500 bytes. */
 static int netns_link_create(struct deploy *d, unsigned int a, unsigned int b)
 {
-	bool inner = a > 0 && b + 1 < d->nr_nodes;
+	unsigned int mtu = a > 0 && b + 1 < d->nr_nodes ? INNER_MTU : 1500;
 	char nsa[128], nsb[128];
+	int err;
 
 	node_netns(nsa, sizeof(nsa), d->spec->name, d->nodes[a].name);
 	node_netns(nsb, sizeof(nsb), d->spec->name, d->nodes[b].name);
-	if (RUN("ip", "link", "add", IF_EAST, "mtu", inner ? INNER_MTU : "1500", "netns", nsa,
-		"type", "veth", "peer", "name", IF_WEST, "mtu", inner ? INNER_MTU : "1500", "netns",
-		nsb))
-		return -EIO;
-	if (RUN("ip", "-n", nsa, "link", "set", IF_EAST, "up") ||
-	    RUN("ip", "-n", nsb, "link", "set", IF_WEST, "up"))
-		return -EIO;
-	return 0;
+	err = nl_veth_add(&(struct nl_veth_end){ .ifname = IF_EAST, .mtu = mtu, .ns = nsa },
+			  &(struct nl_veth_end){ .ifname = IF_WEST, .mtu = mtu, .ns = nsb });
+	if (!err)
+		err = nl_link_up(nsa, IF_EAST, 0);
+	return err ? err : nl_link_up(nsb, IF_WEST, 0);
 }
 
 /* MAC of IFNAME in NODE's namespace. */
@@ -110,17 +110,15 @@ static int node_mac(struct deploy *d, const char *node, const char *ifname, uint
 int netns_endpoint(struct deploy *d, const char *node, const char *ifname, const char *addr,
 		   const char *far_addr, const uint8_t hop_mac[6])
 {
-	char ns[128], cidr[32], macs[18];
+	char ns[128], cidr[32];
+	int err;
 
 	node_netns(ns, sizeof(ns), d->spec->name, node);
-	mac_str(hop_mac, macs);
 	snprintf(cidr, sizeof(cidr), "%s/%s", addr, CHAIN_PREFIXLEN);
-	if (RUN("ip", "-n", ns, "addr", "add", cidr, "dev", ifname) ||
-	    RUN("ip", "-n", ns, "neigh", "replace", far_addr, "lladdr", macs, "dev", ifname,
-		"nud", "permanent") ||
-	    RUN("ip", "netns", "exec", ns, "ethtool", "-K", ifname, "tx", "off"))
-		return -EIO;
-	return 0;
+	err = nl_addr_add(ns, ifname, cidr);
+	if (!err)
+		err = nl_neigh_permanent(ns, ifname, far_addr, hop_mac);
+	return err ? err : nl_tx_csum_off(ns, ifname);
 }
 
 static int netns_endpoints_setup(struct deploy *d)
@@ -152,15 +150,14 @@ int xdp_intent(struct deploy *d, const char *node, const char *ifname)
  * kernel/pass.bpf.c); the caller journalled it with xdp_intent(). */
 int node_pass_attach(struct deploy *d, const char *node, const char *ifname)
 {
-	char ns[128], obj_dir[PATH_MAX];
+	char ns[128];
 	int err, saved;
 
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
 	node_netns(ns, sizeof(ns), d->spec->name, node);
 	err = netns_enter(ns, &saved);
 	if (err)
 		return err;
-	err = calvin_xdp_pass_attach(obj_dir, if_index(ifname));
+	err = calvin_xdp_pass_attach(if_index(ifname));
 	netns_leave(saved);
 	if (err)
 		calvin_err("%s: Failed to attach XDP pass program to %s: %s", node, ifname,
@@ -175,10 +172,9 @@ static int netns_server(struct deploy *d)
 {
 	const struct calvin_chain_spec *s = d->spec;
 	struct calvin_xdp_reflect_cfg rc = { 0 };
-	char ns[128], pin[PATH_MAX], obj_dir[PATH_MAX];
+	char ns[128], pin[PATH_MAX];
 	int err, saved;
 
-	snprintf(obj_dir, sizeof(obj_dir), "%s/kernel", calvin_lib_dir());
 	vnf_pin_dir(pin, sizeof(pin), s->name, s->server.name);
 	err = xdp_intent(d, s->server.name, IF_WEST);
 	if (!err)
@@ -189,7 +185,6 @@ static int netns_server(struct deploy *d)
 	err = netns_enter(ns, &saved);
 	if (err)
 		return err;
-	rc.obj_dir = obj_dir;
 	rc.pin_dir = pin;
 	rc.probe_port = (uint16_t)s->probe.port;
 	rc.all = s->server.kind == CALVIN_SERVER_REFLECT;
@@ -206,7 +201,7 @@ static int netns_server(struct deploy *d)
 /* Every name the deployment will journal: namespaces and DPDK runtime
  * directories (derived from names of at most CALVIN_NAME_MAX, so they
  * fit; checked all the same, as what the journal holds must be whole). */
-static int netns_check(const struct calvin_chain_spec *spec)
+static int netns_check(const struct calvin_chain_spec *spec, bool offline)
 {
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 	unsigned int n = calvin_chain_nodes(spec, nodes), i;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "dpdk_query.h"
+#include "guest/guest.h"
 #include "kvnf.h"
 #include "netns.h"
 #include "util.h"
@@ -65,14 +66,18 @@ int netns_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *
 	int err;
 
 	err = vnf_file_prefix(prefix, sizeof(prefix), s->name, s->vnfs[vnf].name);
-	return err ? err : dpdk_query(prefix, "/calvin/stats", json, len);
+	return err ? err
+		   : dpdk_query(prefix, CALVIN_VNF_STATS_CMD, json, len, VNF_ANSWER_TIMEOUT_MS);
 }
 
 int netns_kernel_update(const struct calvin_chain_spec *s, unsigned int vnf)
 {
+	struct calvin_kvnf k;
 	char pin[PATH_MAX];
 	int err;
 
 	err = vnf_pin_dir(pin, sizeof(pin), s->name, s->vnfs[vnf].name);
-	return err ? err : calvin_kvnf_update(pin, &s->vnfs[vnf]);
+	if (!err)
+		err = calvin_kvnf_from_spec(&s->vnfs[vnf], &k);
+	return err ? err : calvin_kvnf_update(pin, &k);
 }

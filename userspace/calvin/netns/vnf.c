@@ -15,29 +15,30 @@
 #include <unistd.h>
 #include <linux/close_range.h>
 
+#include "guest/guest.h"
 #include "isolate/isolate.h"
 #include "netns.h"
-#include "ready.h"
+#include "sa_pipe.h"
 #include "util.h"
-#include "vnf_argv.h"
+#include "util/util.h"
 
 #define VNF_READY_TIMEOUT_MS 30000
 
-/* calvin-vnf's command line (userspace/lib/vnf_argv.c), built before the
+/* calvin-vnf's command line (userspace/lib/guest/vnf_argv.c), built before the
  * fork; the --ready-fd value is written in the child. */
-static int vnf_args_fill(struct deploy *d, unsigned int i, struct calvin_vnf_argv *a, char *bin,
-			 size_t binlen)
+static int vnf_args_fill(struct deploy *d, unsigned int i, int keys, struct calvin_vnf_argv *a,
+			 char *bin, size_t binlen)
 {
 	const struct calvin_chain_spec *s = d->spec;
 	struct calvin_vnf_site site = {
-	    .bin = bin,
-	    .vnf_id = i,
-	    .cpu = d->plan->vnf[i].cpu,
-	    .wait = calvin_plan_wait_name(d->plan->vnf[i].wait),
-	    .west = IF_WEST,
-	    .east = IF_EAST,
-	    .deploy_random = d->deploy_random,
-	    .ready_fd = 0,
+		.bin = bin,
+		.vnf_id = i,
+		.cpu = d->plan->vnf[i].cpu,
+		.wait = calvin_plan_wait_name(d->plan->vnf[i].wait),
+		.west = IF_WEST,
+		.east = IF_EAST,
+		.keys_fd = keys,
+		.ready_fd = 0,
 	};
 	int err;
 
@@ -66,7 +67,7 @@ int netns_dpdk_dir(char *out, size_t len, const char *chain, const char *vnf)
  * then), enter the node, exec. EOF on the pipe means the controller died
  * before it could journal us: leave without a trace. */
 static void vnf_child(struct deploy *d, unsigned int i, struct calvin_vnf_argv *a, int go,
-		      int ready, const char *log)
+		      int ready, int keys, const char *log)
 {
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
 	char ns[128], c;
@@ -83,16 +84,19 @@ static void vnf_child(struct deploy *d, unsigned int i, struct calvin_vnf_argv *
 		_exit(1);
 	}
 	snprintf(a->ready_fd, sizeof(a->ready_fd), "%d", ready);
-	/* Only the ready fd goes on: a lock whoever ran calvin holds (flock(1)
-	 * passes its fd on) must not live as long as the VNF. */
+	/* Only the ready fd and the keys go on: a lock whoever ran calvin holds
+	 * (flock(1) passes its fd on) must not live as long as the VNF. */
 	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 	fcntl(ready, F_SETFD, 0);
+	if (keys >= 0)
+		fcntl(keys, F_SETFD, 0);
 	execv(a->argv[0], a->argv);
 	fprintf(stderr, "calvin: cannot run %s: %s\n", a->argv[0], strerror(errno));
 	_exit(127);
 }
 
-/* Last line of a log, for a one-line error. */
+/* Last line of a log, for a one-line error: the VNF's (and DPDK's)
+ * words, escaped before they reach a terminal. */
 static void last_line(const char *log, char *out, size_t len)
 {
 	char line[512];
@@ -102,10 +106,8 @@ static void last_line(const char *log, char *out, size_t len)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f))
-		if (line[0] != '\n') {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(out, len, "%s", line);
-		}
+		if (line[0] != '\n')
+			calvin_text_escape(line, strcspn(line, "\n"), out, len);
 	fclose(f);
 }
 
@@ -158,35 +160,65 @@ static int vnf_ports_finish(struct deploy *d, unsigned int i, const int pmd[CALV
 	return 0;
 }
 
+/* An encrypt or decrypt VNF's traffic keys in a pipe for it to inherit
+ * (the first epoch of this deployment), in *fd; -1 for other kinds. */
+static int vnf_keys(struct deploy *d, unsigned int i, int *fd)
+{
+	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
+	struct calvin_sa_set set;
+	int err;
+
+	*fd = -1;
+	if (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT)
+		return 0;
+	err = deploy_sa_set(d, i, 1, &set);
+	if (err)
+		return err;
+	err = sa_set_pipe(&set);
+	calvin_sa_set_wipe(&set);
+	if (err < 0) {
+		calvin_err("%s: cannot hand over its keys: %s", v->name, strerror(-err));
+		return err;
+	}
+	*fd = err;
+	return 0;
+}
+
 int netns_user_vnf(struct deploy *d, unsigned int i)
 {
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
-	int go[2], ready[2], pmd[CALVIN_READY_SIDES], err;
-	char path[PATH_MAX], ns[128], log[PATH_MAX + 64], why[512], bin[PATH_MAX];
+	int go[2], ready[2], pmd[CALVIN_READY_SIDES], keys, err;
+	char path[PATH_MAX], ns[128], log[PATH_MAX + 64], why[CALVIN_ESCAPED_LEN(512)],
+	    bin[PATH_MAX];
 	struct calvin_vnf_argv a;
 	unsigned long long st;
 	pid_t pid;
 
-	err = vnf_args_fill(d, i, &a, bin, sizeof(bin));
+	err = vnf_keys(d, i, &keys);
 	if (err)
 		return err;
+	err = vnf_args_fill(d, i, keys, &a, bin, sizeof(bin));
+	if (err)
+		goto close_keys;
 	/* DPDK's af_xdp PMD attaches XDP programs to the node's veths; a VNF
 	 * that is killed leaves them there, so down must detach them */
 	err = xdp_intent(d, calvin_vnf_node(v), IF_WEST);
 	if (!err)
 		err = xdp_intent(d, calvin_vnf_node(v), IF_EAST);
 	if (err)
-		return err;
+		goto close_keys;
 	err = netns_dpdk_dir(path, sizeof(path), d->spec->name, v->name);
 	if (!err)
 		err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
 	if (!err)
 		err = state_file(path, sizeof(path), d->spec->name, ".d");
 	if (err)
-		return err;
+		goto close_keys;
 	snprintf(log, sizeof(log), "%s/%s.log", path, v->name);
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return -errno;
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		err = -errno;
+		goto close_keys;
+	}
 	if (pipe(ready) < 0) {
 		err = -errno;
 		goto close_go;
@@ -199,7 +231,7 @@ int netns_user_vnf(struct deploy *d, unsigned int i)
 	if (pid == 0) {
 		close(go[1]);
 		close(ready[0]);
-		vnf_child(d, i, &a, go[0], ready[1], log);
+		vnf_child(d, i, &a, go[0], ready[1], keys, log);
 	}
 	close(go[0]);
 	close(ready[1]);
@@ -235,5 +267,8 @@ close_go:
 	if (go[0] >= 0)
 		close(go[0]);
 	close(go[1]);
+close_keys:
+	if (keys >= 0)
+		close(keys);
 	return err;
 }

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Chain spec parser: the chain's top level (its keys and sections, the
+ * checks of the whole chain) and calvin_spec_parse(); the walk of each
+ * mapping is chainspec_walk.c. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <calvin/telemetry.h>
+
+#include "spec_priv.h"
+
+static int server_after(struct spec_ctx *c, void *obj, struct spec_seen *seen)
+{
+	c->server_name = seen->val[0];
+	return 0;
+}
+
+static const struct spec_key server_keys[] = {
+    {.name = "name", .type = KEY_NAME, .off = offsetof(struct calvin_server_spec, name)},
+    {.name = "kind",
+     .type = KEY_WORD,
+     .off = offsetof(struct calvin_server_spec, kind),
+     .words = calvin_server_kind_words},
+    {NULL},
+};
+
+static const struct spec_key probe_keys[] = {
+    {.name = "port",
+     .type = KEY_UINT,
+     .off = offsetof(struct calvin_probe_spec, port),
+     .min = 1,
+     .max = 65535},
+    {.name = "count",
+     .type = KEY_UINT,
+     .off = offsetof(struct calvin_probe_spec, count),
+     .min = 1,
+     .max = 10000000},
+    {.name = "rate",
+     .type = KEY_UINT,
+     .off = offsetof(struct calvin_probe_spec, rate),
+     .min = 1,
+     .max = 1000000},
+    {.name = "mode",
+     .type = KEY_WORD,
+     .off = offsetof(struct calvin_probe_spec, mode),
+     .words = calvin_probe_mode_words},
+    /* at least the block of a one-VNF chain; the chain's own need is
+     * checked once its VNFs are known (check_probe_size()); 1472 fills a
+     * 1500 MTU */
+    {.name = "size",
+     .type = KEY_UINT,
+     .off = offsetof(struct calvin_probe_spec, size),
+     .min = CALVIN_TLM_LEN(2),
+     .max = 1472},
+    {NULL},
+};
+
+/* Where a value was, kept for checks that run once the whole file is
+ * read, and back to a mark for their error line. */
+static struct calvin_pos pos_of(const yaml_node_t *n)
+{
+	struct calvin_pos p = {(int)n->start_mark.line + 1, (int)n->start_mark.column + 1};
+
+	return p;
+}
+
+static yaml_mark_t mark_of(struct calvin_pos p)
+{
+	yaml_mark_t m = {0};
+
+	m.line = (size_t)p.line - 1;
+	m.column = (size_t)p.col - 1;
+	return m;
+}
+
+static int probe_after(struct spec_ctx *c, void *obj, struct spec_seen *seen)
+{
+	struct calvin_probe_spec *p = obj;
+	yaml_node_t *size = seen->val[calvin_spec_key_index(probe_keys, "size")];
+
+	if (size)
+		p->size_pos = pos_of(size);
+	return 0;
+}
+
+unsigned int calvin_probe_size_needed(const struct calvin_chain_spec *spec)
+{
+	return CALVIN_TLM_LEN(2 * spec->nr_vnfs);
+}
+
+unsigned int calvin_probe_size_default(const struct calvin_chain_spec *spec)
+{
+	unsigned int need = calvin_probe_size_needed(spec);
+
+	return need > 256 ? need : 256;
+}
+
+/* A size the file gives must hold every hop record of the chain; without
+ * one, the probe gets what the records need. */
+static int check_probe_size(struct spec_ctx *c)
+{
+	struct calvin_chain_spec *s = c->spec;
+	unsigned int need = calvin_probe_size_needed(s);
+
+	if (!s->probe.size_pos.line) {
+		s->probe.size = calvin_probe_size_default(s);
+		return 0;
+	}
+	if (s->probe.size >= need)
+		return 0;
+	return calvin_spec_err(c, mark_of(s->probe.size_pos),
+			       "probe size %u is too small for the %u hop records of %u VNFs (a "
+			       "%u-byte telemetry block); set size to at least %u, or leave it "
+			       "out",
+			       s->probe.size, 2 * s->nr_vnfs, s->nr_vnfs, need, need);
+}
+
+/* A priority only means something to SCHED_FIFO; the position of sched
+ * is kept for what `up` finds later (VNFs that would share a core). */
+static int realtime_after(struct spec_ctx *c, void *obj, struct spec_seen *seen)
+{
+	struct calvin_realtime_spec *rt = obj;
+
+	if (seen->val[0])
+		rt->sched_pos = pos_of(seen->val[0]);
+	if (seen->key[1] && rt->sched != CALVIN_SCHED_FIFO)
+		return calvin_spec_err(c, seen->key[1]->start_mark,
+				       "priority applies to 'sched: fifo' only; add 'sched: fifo' "
+				       "or remove the priority");
+	return 0;
+}
+
+static const struct spec_key realtime_keys[] = {
+    {.name = "sched",
+     .type = KEY_WORD,
+     .off = offsetof(struct calvin_realtime_spec, sched),
+     .words = calvin_sched_words},
+    {.name = "priority",
+     .type = KEY_UINT,
+     .off = offsetof(struct calvin_realtime_spec, priority),
+     .min = 1,
+     .max = CALVIN_FIFO_PRIORITY_MAX},
+    {.name = "lock-memory",
+     .type = KEY_BOOL,
+     .off = offsetof(struct calvin_realtime_spec, lock_memory)},
+    {NULL},
+};
+
+static const struct spec_key chain_keys[] = {
+    {.name = "name",
+     .type = KEY_NAME,
+     .off = offsetof(struct calvin_chain_spec, name),
+     .required = "the chain's name, e.g. 'name: tactile-fwd'"},
+    {.name = "budget",
+     .type = KEY_DURATION,
+     .off = offsetof(struct calvin_chain_spec, budget_ns),
+     .hint = "the RTT budget, e.g. 350us",
+     .required = "the RTT budget, e.g. 'budget: 350us'"},
+    {.name = "placement",
+     .type = KEY_WORD,
+     .off = offsetof(struct calvin_chain_spec, placement),
+     .words = calvin_placement_words},
+    {.name = "allow-sharing",
+     .type = KEY_BOOL,
+     .off = offsetof(struct calvin_chain_spec, allow_sharing)},
+    {.name = "backend",
+     .type = KEY_WORD,
+     .off = offsetof(struct calvin_chain_spec, backend),
+     .words = calvin_backend_words},
+    {.name = "vnfs",
+     .type = KEY_VNFS,
+     .off = 0,
+     .set = calvin_spec_set_vnfs,
+     .required = "a list of VNFs, e.g. '- name: fwd-k' items"},
+    {.name = "server",
+     .type = KEY_SECTION,
+     .off = offsetof(struct calvin_chain_spec, server),
+     .keys = server_keys,
+     .after = server_after},
+    {.name = "probe",
+     .type = KEY_SECTION,
+     .off = offsetof(struct calvin_chain_spec, probe),
+     .keys = probe_keys,
+     .after = probe_after},
+    {.name = "realtime",
+     .type = KEY_SECTION,
+     .off = offsetof(struct calvin_chain_spec, realtime),
+     .keys = realtime_keys,
+     .after = realtime_after},
+    {.name = "libvirt",
+     .type = KEY_SECTION,
+     .off = offsetof(struct calvin_chain_spec, libvirt),
+     .keys = calvin_libvirt_keys,
+     .after = calvin_spec_libvirt_after},
+    {NULL},
+};
+
+/* libyaml's reader errors carry a byte offset, not a mark. */
+static yaml_mark_t mark_at(const char *text, size_t len, size_t offset)
+{
+	yaml_mark_t m = {0};
+	size_t i;
+
+	for (i = 0; i < offset && i < len; i++) {
+		if (text[i] == '\n') {
+			m.line++;
+			m.column = 0;
+		} else {
+			m.column++;
+		}
+	}
+	return m;
+}
+
+static int syntax_error(struct spec_ctx *c, yaml_parser_t *p, const char *text, size_t len)
+{
+	yaml_mark_t m = p->problem_mark;
+	char where[64] = "";
+
+	if (p->error == YAML_MEMORY_ERROR) {
+		if (c->err && c->errlen)
+			snprintf(c->err, c->errlen,
+				 "%s: out of memory while parsing; free some memory", c->path);
+		return -ENOMEM;
+	}
+	if (p->error == YAML_READER_ERROR)
+		m = mark_at(text, len, p->problem_offset);
+	/* an unclosed quote or bracket is found far from where it opened */
+	if (p->context && p->context_mark.line != m.line)
+		snprintf(where, sizeof(where), " started at line %zu, column %zu",
+			 p->context_mark.line + 1, p->context_mark.column + 1);
+	return calvin_spec_err(c, m, "YAML syntax error: %s%s%s%s; fix the syntax here",
+			       p->problem ? p->problem : "unknown problem", p->context ? ", " : "",
+			       p->context ? p->context : "", where);
+}
+
+static void spec_defaults(struct calvin_chain_spec *spec, const char *path)
+{
+	memset(spec, 0, sizeof(*spec));
+	snprintf(spec->path, sizeof(spec->path), "%s", path);
+	spec->placement = CALVIN_PLACE_PINNED;
+	spec->backend = CALVIN_BACKEND_NETNS;
+	strcpy(spec->server.name, "server");
+	spec->server.kind = CALVIN_SERVER_ECHO;
+	spec->probe.port = 7357;
+	spec->probe.count = 1000;
+	spec->probe.rate = 1000;
+	spec->probe.mode = CALVIN_PROBE_PACED;
+	spec->probe.size = 256;
+	spec->realtime.priority = CALVIN_FIFO_PRIORITY_DEFAULT;
+	strcpy(spec->libvirt.uri, "qemu:///system");
+	spec->libvirt.memory_mib = 512;
+}
+
+/* Realtime options need user VNFs, and SCHED_FIFO needs them pinned: an
+ * unpinned busy-poller at FIFO would take whichever CPU it lands on. */
+static int check_realtime(struct spec_ctx *c, yaml_node_t *section)
+{
+	const struct calvin_chain_spec *s = c->spec;
+	unsigned int i, user = 0;
+
+	if (!section)
+		return 0;
+	for (i = 0; i < s->nr_vnfs; i++)
+		user += s->vnfs[i].space == CALVIN_USER;
+	if (!user)
+		return calvin_spec_err(c, section->start_mark,
+				       "realtime options apply to user VNFs, and this chain has "
+				       "none; remove the realtime section");
+	if (s->realtime.sched != CALVIN_SCHED_FIFO || s->placement != CALVIN_PLACE_SHARED)
+		return 0;
+	return calvin_spec_err(c, mark_of(s->realtime.sched_pos),
+			       "sched: fifo needs pinned user VNFs (a busy-polling VNF at "
+			       "SCHED_FIFO would starve whatever shares its CPU); use 'placement: "
+			       "pinned' or 'isolated', or 'sched: other'");
+}
+
+static int walk_chain(struct spec_ctx *c)
+{
+	yaml_node_t *root = yaml_document_get_root_node(c->doc);
+	struct spec_seen seen;
+	yaml_mark_t start = {0};
+	int err;
+
+	if (!root || root->type != YAML_MAPPING_NODE)
+		return calvin_spec_err(c, root ? root->start_mark : start,
+				       "the top level must be a mapping of keys (name, budget, "
+				       "vnfs, ...); start with 'name: CHAIN'");
+	err = calvin_spec_walk_mapping(c, root, "the chain", chain_keys, c->spec, &seen);
+	if (!err)
+		err = calvin_spec_check_names(c);
+	if (!err)
+		err = check_probe_size(c);
+	if (!err)
+		err = calvin_spec_check_pairs(c);
+	if (!err)
+		err = calvin_spec_check_libvirt(
+		    c, seen.key[calvin_spec_key_index(chain_keys, "libvirt")]);
+	return err ? err
+		   : check_realtime(c, seen.key[calvin_spec_key_index(chain_keys, "realtime")]);
+}
+
+/* A second document would be silently ignored; say so instead. */
+static int check_one_document(struct spec_ctx *c, yaml_parser_t *parser, const char *text,
+			      size_t len)
+{
+	yaml_document_t extra;
+	yaml_node_t *root;
+	int err = 0;
+
+	if (!yaml_parser_load(parser, &extra))
+		return syntax_error(c, parser, text, len);
+	root = yaml_document_get_root_node(&extra);
+	if (root)
+		err = calvin_spec_err(
+		    c, root->start_mark,
+		    "a second YAML document; keep one chain per file, without '---' separators");
+	yaml_document_delete(&extra);
+	return err;
+}
+
+int calvin_spec_parse(const char *text, size_t len, const char *path,
+		      struct calvin_chain_spec *spec, char *err, size_t errlen)
+{
+	struct spec_ctx c = {
+	    .path = path ? path : "<input>", .err = err, .errlen = errlen, .spec = spec};
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	int ret;
+
+	if (err && errlen)
+		err[0] = 0;
+	spec_defaults(spec, c.path);
+	if (!yaml_parser_initialize(&parser))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)(text ? text : ""),
+				     text ? len : 0);
+	if (!yaml_parser_load(&parser, &doc)) {
+		ret = syntax_error(&c, &parser, text, len);
+		goto out_parser;
+	}
+	c.doc = &doc;
+	ret = check_one_document(&c, &parser, text, len);
+	if (!ret)
+		ret = walk_chain(&c);
+	yaml_document_delete(&doc);
+out_parser:
+	yaml_parser_delete(&parser);
+	return ret;
+}

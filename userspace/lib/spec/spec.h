@@ -1,0 +1,538 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* Chain spec: the parsed form of a chains/NAME.yaml file, its parser, and
+ * what the rest of calvin derives from a spec alone: the words of each
+ * value, the chain's nodes in path order, the roles of transform pairs,
+ * the checks of the libvirt section, and what changed between two specs
+ * of one chain.
+ *
+ * The parser is pure (text in, struct or one error line out, no I/O);
+ * calvin_spec_load() adds the file read. Every error names
+ * "path:line:column: what is wrong; what to do" in a single line. The
+ * parser's own parts share spec_priv.h. */
+#ifndef CALVIN_LIB_SPEC_H
+#define CALVIN_LIB_SPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#include <calvin/telemetry.h> /* CALVIN_DIR_FWD, CALVIN_DIR_REV */
+
+/* chain and node names: [a-z][a-z0-9-]*, at most this many characters;
+ * short because they become parts of netns names, DPDK file prefixes and
+ * bpffs paths */
+#define CALVIN_NAME_MAX 24
+/* Each VNF stamps two hop records (include/calvin/telemetry.h), and 64 of
+ * them fill a probe a 1500-byte MTU carries. */
+#define CALVIN_MAX_VNFS 32
+#define CALVIN_ERR_MAX 512
+
+/* What a VNF does. Kernel-space kinds are XDP programs (kernel/KIND.bpf.c),
+ * user-space kinds are transforms of calvin-vnf (userspace/vnf/). forward
+ * exists in both spaces; the others in one only (see calvin_kind_space()). */
+enum calvin_vnf_kind {
+	CALVIN_VNF_FORWARD, /* elementary: MAC rewrite + redirect */
+	CALVIN_VNF_ACL, /* basic, kernel: ordered allow/deny rules */
+	CALVIN_VNF_ROUTER, /* basic, kernel: longest-prefix match, TTL */
+	CALVIN_VNF_RATELIMIT, /* basic, kernel: token bucket */
+	CALVIN_VNF_IMPAIR, /* basic, kernel: loss and duplication, for experiments */
+	CALVIN_VNF_NC_ENCODE, /* advanced, user: RLNC encoder */
+	CALVIN_VNF_NC_DECODE, /* advanced, user: RLNC decoder */
+	CALVIN_VNF_ENCRYPT, /* advanced, user: AEAD encapsulation */
+	CALVIN_VNF_DECRYPT, /* advanced, user: AEAD decapsulation */
+};
+
+enum calvin_space {
+	CALVIN_KERNEL = 0, /* == CALVIN_SPACE_KERNEL on the wire */
+	CALVIN_USER = 1,
+};
+
+enum calvin_placement {
+	CALVIN_PLACE_SHARED, /* no pinning: the baseline */
+	CALVIN_PLACE_PINNED, /* dedicated cores, not necessarily isolated */
+	CALVIN_PLACE_ISOLATED, /* dedicated isolated cores */
+};
+
+enum calvin_backend {
+	CALVIN_BACKEND_NETNS,
+	CALVIN_BACKEND_LIBVIRT,
+};
+
+enum calvin_pmd {
+	CALVIN_PMD_AF_XDP, /* preferred; falls back to af_packet with a warning */
+	CALVIN_PMD_AF_PACKET,
+};
+
+enum calvin_server_kind {
+	CALVIN_SERVER_ECHO, /* reflects probes (XDP_TX), passes the rest to the node's stack */
+	CALVIN_SERVER_REFLECT, /* reflects every IP packet (addresses and ports swapped) */
+};
+
+enum calvin_probe_mode {
+	CALVIN_PROBE_PACED, /* send at a fixed rate, whatever comes back */
+	CALVIN_PROBE_PINGPONG, /* send the next when the last came back (or timed out) */
+};
+
+/* Scheduling policy of user VNFs' polling threads. */
+enum calvin_sched {
+	CALVIN_SCHED_OTHER, /* the kernel's default (SCHED_OTHER) */
+	CALVIN_SCHED_FIFO,  /* SCHED_FIFO at a priority */
+};
+
+/* Where a value came from in the file, for errors found after parsing. */
+struct calvin_pos {
+	int line; /* 1-based */
+	int col; /* 1-based */
+};
+
+/* An IPv4 or IPv6 prefix; family 0 with len 0 matches any address. */
+struct calvin_prefix {
+	uint8_t family; /* AF_INET, AF_INET6, or 0 = any */
+	uint8_t len; /* prefix length in bits */
+	uint8_t addr[16]; /* network byte order; IPv4 in the first 4 bytes */
+};
+
+/* Inclusive port range; 0-65535 matches any port. */
+struct calvin_port_range {
+	uint16_t lo, hi;
+};
+
+#define CALVIN_ACL_MAX_RULES 64
+#define CALVIN_ROUTER_MAX_ROUTES 256
+
+enum calvin_acl_action {
+	CALVIN_ACL_ALLOW,
+	CALVIN_ACL_DENY,
+};
+
+/* acl: the first rule that matches decides; no match: default_action.
+ * YAML: default: allow|deny; rules: [{action, proto: any|tcp|udp|icmp|icmpv6|N,
+ * src: CIDR|any, dst: CIDR|any, sport: N|N-M, dport: N|N-M}] */
+struct calvin_acl_rule {
+	enum calvin_acl_action action;
+	uint8_t proto; /* IPPROTO_*, 0 = any */
+	struct calvin_prefix src, dst;
+	struct calvin_port_range sport, dport; /* only for tcp/udp rules */
+	struct calvin_pos pos;
+};
+
+struct calvin_acl_spec {
+	enum calvin_acl_action default_action; /* default allow */
+	unsigned int nr_rules;
+	struct calvin_acl_rule rules[CALVIN_ACL_MAX_RULES];
+};
+
+/* router: a linear chain's router has two ports; a route sends a prefix out
+ * of one of them, or drops it. No matching route: dropped, counted.
+ * YAML: routes: [{prefix: CIDR, via: west|east|drop}] */
+enum calvin_route_via {
+	CALVIN_VIA_WEST,
+	CALVIN_VIA_EAST,
+	CALVIN_VIA_DROP,
+};
+
+struct calvin_route {
+	struct calvin_prefix prefix;
+	enum calvin_route_via via;
+	struct calvin_pos pos;
+};
+
+struct calvin_router_spec {
+	unsigned int nr_routes;
+	struct calvin_route routes[CALVIN_ROUTER_MAX_ROUTES];
+};
+
+/* ratelimit: token buckets; 0 = no limit on that dimension.
+ * YAML: pps: N; bytes-per-second: N; burst: N (packets, default pps/100 or 1);
+ * burst-bytes: N (default bytes-per-second/100 or 1514); per: vnf|flow */
+enum calvin_rl_scope {
+	CALVIN_RL_PER_VNF,
+	CALVIN_RL_PER_FLOW, /* 5-tuple */
+};
+
+struct calvin_ratelimit_spec {
+	uint64_t pps;
+	uint64_t bytes_per_sec;
+	uint64_t burst_packets;
+	uint64_t burst_bytes;
+	enum calvin_rl_scope per;
+};
+
+/* impair: loss and duplication on the frames a node forwards.
+ * YAML: model: uniform|gilbert-elliott; loss: P% (uniform); p: P%, r: P%,
+ * loss-good: P%, loss-bad: P% (Gilbert-Elliott: p = good->bad, r = bad->good,
+ * default loss-good 0%, loss-bad 100%); duplicate: P%; seed: N;
+ * direction: both|fwd|rev. Percentages are parts per million inside. */
+enum calvin_loss_model {
+	CALVIN_LOSS_UNIFORM,
+	CALVIN_LOSS_GILBERT_ELLIOTT,
+};
+
+enum calvin_direction {
+	CALVIN_DIRS_BOTH,
+	CALVIN_DIRS_FWD,
+	CALVIN_DIRS_REV,
+};
+
+struct calvin_impair_spec {
+	enum calvin_loss_model model;
+	uint32_t loss_ppm;
+	uint32_t ge_p_ppm, ge_r_ppm, ge_loss_good_ppm, ge_loss_bad_ppm;
+	uint32_t duplicate_ppm;
+	uint64_t seed; /* default 1: repeatable unless changed */
+	enum calvin_direction direction;
+};
+
+/* nc-encode / nc-decode: RLNC over GF(2^8), k source packets per generation,
+ * r repair packets after each; a partial generation is flushed after flush_ns.
+ * The pair codes both directions of the link between them unless
+ * restricted (calvin_pair_role() below); an nc-decode needs an nc-encode
+ * before it with the same k, r and direction.
+ * YAML: k: N (1..64, default 4); r: N (0..64, default 1); flush: DURATION
+ * (default 1ms; the encoder's, and the decoder's for what it codes back);
+ * direction: both|fwd|rev (default both) */
+struct calvin_nc_spec {
+	unsigned int k, r;
+	uint64_t flush_ns;
+	enum calvin_direction direction;
+};
+
+/* encrypt / decrypt: AEAD per packet, a security association per direction
+ * (calvin_pair_role() below); a decrypt needs an encrypt before it with the
+ * same cipher, key file, SPIs and direction.
+ * YAML: cipher: aes-256-gcm|chacha20-poly1305; key-file: PATH (relative to
+ * the spec file's directory); spi: N (1..2^32-1, default 1: west -> east);
+ * spi-rev: N (east -> west; default spi + 1, and never spi);
+ * direction: both|fwd|rev (default both); replay-window: N (decrypt;
+ * 32..4096, default 1024, for each direction it opens) */
+enum calvin_cipher {
+	CALVIN_CIPHER_AES_256_GCM,
+	CALVIN_CIPHER_CHACHA20_POLY1305,
+};
+
+struct calvin_crypt_spec {
+	enum calvin_cipher cipher;
+	/* resolved against the spec file's directory; calvin_spec_load() makes
+	 * it absolute, so a copy of the spec elsewhere names the same file */
+	char key_file[4096];
+	uint32_t spi;
+	uint32_t spi_rev;
+	enum calvin_direction direction;
+	unsigned int replay_window;
+};
+
+/* Where a scalar was in the text: libyaml's character indexes of its first
+ * character and of the one after it, quotes included. */
+struct calvin_span {
+	uint32_t start, end;
+};
+
+struct calvin_vnf_spec {
+	char name[CALVIN_NAME_MAX + 1];
+	/* The node the VNF runs on; default: a node of its own, named after the
+	 * VNF. Consecutive kernel VNFs may share a node (run in order there). */
+	char node[CALVIN_NAME_MAX + 1];
+	enum calvin_vnf_kind kind;
+	enum calvin_space space; /* default: the kind's space (forward: kernel) */
+	unsigned int burst; /* user space only: 1 = latency mode (default) */
+	enum calvin_pmd pmd; /* user space only */
+	union {
+		struct calvin_acl_spec acl;
+		struct calvin_router_spec router;
+		struct calvin_ratelimit_spec ratelimit;
+		struct calvin_impair_spec impair;
+		struct calvin_nc_spec nc;
+		struct calvin_crypt_spec crypt;
+	};
+	struct calvin_pos pos;
+	/* Past the parameters, so that where a value is written never counts
+	 * as a change of the VNF (see userspace/calvin/update.c). encrypt and
+	 * decrypt: where key-file's value is. */
+	struct calvin_pos key_file_pos;
+	struct calvin_span key_file_span;
+};
+
+struct calvin_server_spec {
+	char name[CALVIN_NAME_MAX + 1]; /* default "server" */
+	enum calvin_server_kind kind;
+};
+
+struct calvin_probe_spec {
+	unsigned int port; /* UDP port that marks probes; default 7357 */
+	unsigned int count; /* probes per run; default 1000 */
+	unsigned int rate; /* probes per second in paced mode; default 1000 */
+	enum calvin_probe_mode mode; /* default paced */
+	/* UDP payload bytes, telemetry block included; default 256, or what
+	 * the chain's hop records need where that is more
+	 * (calvin_probe_size_default()) */
+	unsigned int size;
+	struct calvin_pos size_pos; /* of the size value; line 0: the default */
+};
+
+/* realtime: per-chain options for user VNFs, applied at `up`.
+ * YAML: sched: other|fifo (default other); priority: 1..98 (fifo only,
+ * default 50; 99 is the kernel's own watchdogs); lock-memory: bool (default
+ * false: a VNF's pages may be paged out or compacted under it) */
+#define CALVIN_FIFO_PRIORITY_DEFAULT 50
+#define CALVIN_FIFO_PRIORITY_MAX 98
+struct calvin_realtime_spec {
+	enum calvin_sched sched;
+	unsigned int priority;
+	bool lock_memory;
+	struct calvin_pos sched_pos; /* of the sched value, for errors found at `up` */
+};
+
+/* The libvirt backend: how its VMs are made and linked.
+ * YAML: libvirt: {uri: URI, links: xdp|bridge, fifo: BOOL, memory: SIZE,
+ * image: DIR, accel: auto|kvm|tcg} */
+enum calvin_vm_links {
+	CALVIN_LINKS_XDP, /* calvin's XDP program redirects each frame to the partner port */
+	CALVIN_LINKS_BRIDGE, /* a Linux bridge of two ports per link */
+};
+
+enum calvin_accel {
+	CALVIN_ACCEL_AUTO, /* KVM where a test boot works, else TCG */
+	CALVIN_ACCEL_KVM,
+	CALVIN_ACCEL_TCG,
+};
+
+#define CALVIN_URI_MAX 256
+
+struct calvin_libvirt_spec {
+	char uri[CALVIN_URI_MAX]; /* default qemu:///system */
+	enum calvin_vm_links links; /* default xdp */
+	bool fifo; /* the VNF's vCPU SCHED_FIFO (vcpusched); default false */
+	unsigned int memory_mib; /* per VM; default 512 */
+	char image[4096]; /* directory of vmlinuz and initramfs.img; "": the build's */
+	struct calvin_pos image_pos; /* of the image value; line 0: not written */
+	enum calvin_accel accel;
+	struct calvin_pos pos; /* of the section's key; line 0: not written */
+};
+
+struct calvin_chain_spec {
+	char name[CALVIN_NAME_MAX + 1];
+	char path[4096]; /* the file it came from */
+	uint64_t budget_ns; /* RTT budget of the MEC part */
+	enum calvin_placement placement; /* default pinned */
+	bool allow_sharing; /* a plan that cannot dedicate cores may share them */
+	enum calvin_backend backend; /* default netns */
+	unsigned int nr_vnfs;
+	struct calvin_vnf_spec vnfs[CALVIN_MAX_VNFS];
+	struct calvin_server_spec server;
+	struct calvin_probe_spec probe;
+	struct calvin_realtime_spec realtime;
+	struct calvin_libvirt_spec libvirt;
+};
+
+/* ==== parse.c, load.c, text.c: a chain file read and parsed ==== */
+
+/* The bytes of the telemetry block a probe of spec needs: two hop records
+ * per VNF. */
+unsigned int calvin_probe_size_needed(const struct calvin_chain_spec *spec);
+
+/* Parse a chain spec from text (len bytes, need not be NUL-terminated).
+ * path is only used in error messages and copied into spec->path.
+ * Returns 0, or -EINVAL with one line in err ("path:line:col: ..."). */
+int calvin_spec_parse(const char *text, size_t len, const char *path,
+		      struct calvin_chain_spec *spec, char *err, size_t errlen);
+
+/* Read and parse the file at path, and make its key-file paths absolute
+ * (against the working directory once the parser resolved them against the
+ * spec's directory). A file that cannot be read gives
+ * "path: cannot read: <strerror>" and -errno. */
+int calvin_spec_load(const char *path, struct calvin_chain_spec *spec, char *err, size_t errlen);
+
+/* A chain file's text as calvin keeps it: with each key-file value
+ * replaced by its absolute path, double-quoted, every line where it was. */
+struct calvin_spec_text {
+	char *text; /* malloc'd, NUL-terminated */
+	size_t len;
+};
+
+/* calvin_spec_load(), and into out (NULL: not wanted) the resolved text of
+ * the very bytes parsed: the file is read once, so what is deployed (the
+ * state directory's copy, what a VM's agent gets) is what was checked,
+ * whatever happens to the file meanwhile. */
+int calvin_spec_load_text(const char *path, struct calvin_chain_spec *spec,
+			  struct calvin_spec_text *out, char *err, size_t errlen);
+void calvin_spec_text_free(struct calvin_spec_text *t);
+
+/* Write t to a new file to (mode 0600; not through a link), or, with tmp,
+ * to the new file tmp renamed to to, replacing it whole. Returns 0 or
+ * -errno with one line in err. */
+int calvin_spec_text_write(const struct calvin_spec_text *t, const char *to, const char *tmp,
+			   char *err, size_t errlen);
+
+/* The text (len bytes) that spec was parsed from, with each key-file value
+ * replaced by spec's path for it: *out is malloc'd and NUL-terminated.
+ * Returns 0, -ENOMEM, or -EINVAL when spec's positions do not fit text.
+ * Pure. */
+int calvin_spec_text_resolved(const char *text, size_t len, const struct calvin_chain_spec *spec,
+			      char **out, size_t *out_len);
+
+/* ==== names.c, values.c, net.c: the words and values of a chain file ==== */
+
+/* "350us"-style durations: an integer or decimal with a unit ns, us, ms or s.
+ * Returns 0, or -EINVAL (no unit, unknown unit, not a number, overflow). */
+int calvin_parse_duration(const char *s, uint64_t *ns);
+
+const char *calvin_vnf_kind_name(enum calvin_vnf_kind k);
+const char *calvin_space_name(enum calvin_space s);
+const char *calvin_placement_name(enum calvin_placement p);
+const char *calvin_backend_name(enum calvin_backend b);
+const char *calvin_pmd_name(enum calvin_pmd p);
+const char *calvin_server_kind_name(enum calvin_server_kind k);
+const char *calvin_probe_mode_name(enum calvin_probe_mode m);
+const char *calvin_sched_name(enum calvin_sched s);
+const char *calvin_vm_links_name(enum calvin_vm_links l);
+const char *calvin_accel_name(enum calvin_accel a);
+
+/* The words a spec uses for each enum value, indexed by the value and
+ * NULL-terminated: one table for the parser, the *_name() functions and
+ * usage texts (the parser's other tables, and its parameter values, are in
+ * spec_priv.h). */
+extern const char *const calvin_vnf_kind_words[];
+extern const char *const calvin_pmd_words[];
+extern const char *const calvin_direction_words[];
+
+/* Index of s in a words table, or -1. */
+int calvin_word_lookup(const char *const *words, const char *s);
+
+/* Is s a valid chain or node name: [a-z][a-z0-9-]*, 1..CALVIN_NAME_MAX chars? */
+bool calvin_name_valid(const char *s);
+/* The same, with the reason in err when it is not (what: "name", "chain",
+ * ...): the one check for names in chain files and on the command line.
+ * Returns 0 or -EINVAL. */
+int calvin_name_check(const char *what, const char *s, char *err, size_t errlen);
+
+/* Which spaces a kind runs in: its default space (forward: kernel), and
+ * whether it can run in s (forward runs in both, the others in one). */
+enum calvin_space calvin_kind_space(enum calvin_vnf_kind k);
+bool calvin_kind_allows_space(enum calvin_vnf_kind k, enum calvin_space s);
+
+const char *calvin_acl_action_name(enum calvin_acl_action a);
+const char *calvin_route_via_name(enum calvin_route_via v);
+const char *calvin_rl_scope_name(enum calvin_rl_scope s);
+const char *calvin_loss_model_name(enum calvin_loss_model m);
+const char *calvin_direction_name(enum calvin_direction d);
+const char *calvin_cipher_name(enum calvin_cipher c);
+
+/* ==== topo.c ==== */
+
+/* A chain's nodes in path order: the probe, the nodes the VNFs run on
+ * (consecutive VNFs may share one), the server. */
+#define CALVIN_MAX_NODES (CALVIN_MAX_VNFS + 2)
+
+struct calvin_node {
+	const char *name;
+	unsigned int first_vnf; /* index in spec->vnfs */
+	unsigned int nr_vnfs; /* 0 for the probe and the server */
+	enum calvin_space space; /* of its VNFs */
+};
+
+/* The name of the node VNF v runs on. */
+const char *calvin_vnf_node(const struct calvin_vnf_spec *v);
+/* Fill out[] with the nodes in path order; returns how many. */
+unsigned int calvin_chain_nodes(const struct calvin_chain_spec *spec,
+				struct calvin_node out[CALVIN_MAX_NODES]);
+/* Index in out[] of the node VNF i runs on. */
+unsigned int calvin_node_of(const struct calvin_node *nodes, unsigned int nr, unsigned int vnf);
+
+/* ==== pairs.c ==== */
+
+/* Transform pairs: an encrypt/decrypt or an nc-encode/nc-decode pair.
+ *
+ * A pair protects the link between its two VNFs in both directions unless
+ * its VNFs are restricted to one (direction: fwd | rev in the chain file).
+ * The head of a pair (encrypt, nc-encode, nearer the probe) applies its
+ * transform to what goes west -> east (CALVIN_DIR_FWD) and undoes it on
+ * the way back; the tail (decrypt, nc-decode) undoes west -> east and
+ * applies east -> west. So the head seals/encodes forward and opens/decodes
+ * backward, and the tail the other way round.
+ *
+ * Each direction of an encrypt/decrypt pair is a security association
+ * (codec/codec.h). */
+enum calvin_pair_role {
+	CALVIN_ROLE_NONE,  /* the direction passes untouched */
+	CALVIN_ROLE_APPLY, /* seal, encode */
+	CALVIN_ROLE_UNDO,  /* open, decode */
+};
+
+/* encrypt and nc-encode open a pair, decrypt and nc-decode close one. */
+bool calvin_pair_head(enum calvin_vnf_kind k);
+bool calvin_pair_tail(enum calvin_vnf_kind k);
+/* The kind that closes the pair head k opens (encrypt: decrypt). */
+enum calvin_vnf_kind calvin_pair_closer(enum calvin_vnf_kind head);
+
+/* What a VNF of kind k, restricted to dirs, does with frames going dir
+ * (CALVIN_DIR_FWD or CALVIN_DIR_REV). NONE for kinds that are not in a
+ * pair. */
+enum calvin_pair_role calvin_pair_role(enum calvin_vnf_kind k, enum calvin_direction dirs,
+				       unsigned int dir);
+
+/* spi-rev when the chain file gives none: spi + 1 (1 after 0xffffffff). */
+uint32_t calvin_spi_rev_default(uint32_t spi);
+/* The SPI of the security association of direction dir. */
+uint32_t calvin_sa_spi(const struct calvin_crypt_spec *c, unsigned int dir);
+
+/* ==== libvirt_uri.c, image.c: the libvirt section's URI and guest image ==== */
+
+/* May calvin hand uri to virConnectOpen()? Driver qemu only; the local
+ * daemon (qemu:///system, qemu:///session) or a host's over ssh, tls or
+ * tcp (tcp: unauthenticated, for tests), [user@]host[:port]/system or
+ * /session; of the query parameters only no_tty=0|1 and
+ * mode=auto|legacy|direct, since others name a program, socket or key
+ * file libvirt would use as root, or turn off a check. 0, or -EINVAL with
+ * one sentence in why that says what is wrong and what to write. */
+int calvin_libvirt_uri_check(const char *uri, char *why, size_t len);
+/* Does uri reach this host's daemon (qemu:///...)? */
+bool calvin_libvirt_uri_local(const char *uri);
+
+/* A guest image is a folder of these two files (vm-images/mkimage.sh). */
+#define CALVIN_VM_KERNEL "vmlinuz"
+#define CALVIN_VM_INITRD "initramfs.img"
+
+/* The guest image a libvirt chain names (image: DIR): a folder holding a
+ * Linux kernel (bzImage) named vmlinuz and an initramfs named
+ * initramfs.img, readable and not empty. 0 where the chain names none;
+ * else 0 or -ENOENT with one line in err at the image value, naming what
+ * is missing. */
+int calvin_spec_check_image(const struct calvin_chain_spec *spec, char *err, size_t errlen);
+/* The same check of any folder (the build's default image included): 0,
+ * or -ENOENT with "DIR/vmlinuz (the guest kernel) is missing"-style text
+ * in why. */
+int calvin_vm_image_check(const char *dir, char *why, size_t len);
+
+/* ==== diff.c ==== */
+
+/* What changed between the chain file a chain was deployed with and a new
+ * one, by meaning: each kind's parameters field by field, never where they
+ * were written (a comment line that moves an acl's rules down changes
+ * nothing), never padding or the unused bytes of the parameter union. Pure:
+ * `calvin up` of a deployed chain (userspace/calvin/update.c) decides from
+ * it what to update in place and what to refuse. */
+
+#define CALVIN_DIFF_WHAT_MAX 160
+
+struct calvin_spec_diff {
+	/* A change to the deployment itself (backend, placement, probe port,
+	 * server, the VNF list, a VNF's node, space, burst or PMD), in words
+	 * for one line, e.g. "server kind (deployed: echo, file: reflect)";
+	 * empty when there is none. Only the first one found is named. */
+	char refused[CALVIN_DIFF_WHAT_MAX];
+	/* VNFs, by index, whose kind's parameters changed */
+	bool params[CALVIN_MAX_VNFS];
+	unsigned int nr_params;
+	/* the budget or the probe defaults changed: nothing deployed uses them */
+	bool settings;
+};
+
+/* Compare the deployed spec old with new. When refused is set, params and
+ * settings are not filled in. */
+void calvin_spec_diff(const struct calvin_chain_spec *old, const struct calvin_chain_spec *new,
+		      struct calvin_spec_diff *d);
+
+/* Do two VNFs of the same kind have the same parameters? */
+bool calvin_vnf_params_equal(const struct calvin_vnf_spec *a, const struct calvin_vnf_spec *b);
+
+#endif /* CALVIN_LIB_SPEC_H */
