@@ -56,7 +56,7 @@ AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.
 # bench/calvin/: the modes of `calvin bench`, linked into calvin.
 CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
 	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c bench/calvin/*.c \
-	userspace/calvin/nl/*.c) \
+	userspace/calvin/nl/*.c userspace/calvin/events/*.c) \
 	$(LOADER_SRCS) \
 	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
 	userspace/agent/sa_pipe.c userspace/agent/textfile.c
