@@ -85,7 +85,7 @@ DEPS_STAMP := $(B)/.deps-installed
 # Package flags are read only after the packages are there.
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
-.PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm fuzz clean \
+.PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm test-multihost fuzz clean \
 	format bench bench-kernel bench-user bench-sharing bench-vm-links bench-updown install \
 	vm-image vm-binaries
 all: $(DEPS_STAMP)
@@ -114,7 +114,7 @@ run: all
 test: all
 	tests/run
 
-test-unit test-bpf test-fuzz test-integration test-vm: all
+test-unit test-bpf test-fuzz test-integration test-vm test-multihost: all
 	tests/run $(@:test-%=%)
 
 fuzz: all

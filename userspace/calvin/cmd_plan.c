@@ -5,6 +5,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "hosts.h"
 #include "jout.h"
 #include "util.h"
 
@@ -17,6 +18,11 @@ int cmd_plan(const struct cmd_args *a)
 	int rc;
 
 	rc = load_spec(a->arg[0], &spec);
+	if (!rc)
+		hosts_show(&spec);
+	/* each host's CPUs are planned through its libvirt (not built yet) */
+	if (!rc)
+		rc = hosts_check(&spec);
 	if (!rc)
 		rc = make_plan(&spec, &plan, &host);
 	if (rc)

@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "hosts.h"
 #include "isolate/isolate.h"
 #include "jout.h"
 #include "loader.h"
@@ -236,6 +237,8 @@ int chain_check(const struct calvin_chain_spec *spec, bool offline, struct calvi
 	rc = keys ? deploy_keys_load(spec, keys) : check_key_files(spec);
 	if (!rc)
 		rc = check_journal_names(spec);
+	if (!rc)
+		rc = hosts_check(spec);
 	if (rc)
 		return rc;
 	if (!be)
