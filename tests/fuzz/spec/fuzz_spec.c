@@ -323,7 +323,10 @@ static bool hosts_ok(const struct calvin_chain_spec *spec)
 	if (strcmp(spec->server.host, CALVIN_LOCAL_HOST) &&
 	    !calvin_spec_host(spec, spec->server.host))
 		return false;
-	return !calvin_spec_multihost(spec) || spec->backend == CALVIN_BACKEND_LIBVIRT;
+	/* a probe crosses Geneve whole */
+	return !calvin_spec_multihost(spec) ||
+	       (spec->backend == CALVIN_BACKEND_LIBVIRT &&
+		spec->probe.size + 28 <= calvin_link_mtu(spec));
 }
 
 /* Beyond memory safety, check the contract: a spec that parses is within

@@ -23,6 +23,12 @@
 	"vnfs:\n  - {name: fwd-k, kind: forward}\n"                                                \
 	"  - {name: fwd-u, kind: forward, space: user, host: b}\n"
 
+/* 32 VNFs: a 1040-byte telemetry block */
+#define V(n) "  - {name: v" n ", kind: forward}\n"
+#define VNFS16(x)                                                                                  \
+	V("a" x) V("b" x) V("c" x) V("d" x) V("e" x) V("f" x) V("g" x) V("h" x) V("i" x) V("j" x) \
+	V("k" x) V("l" x) V("m" x) V("n" x) V("o" x) V("p" x)
+
 static int parse(const char *yaml, struct calvin_chain_spec *s, char *err, size_t len)
 {
 	return calvin_spec_parse(yaml, strlen(yaml), "dir/t.yaml", s, err, len);
@@ -59,6 +65,8 @@ static void test_two_hosts(void **state)
 	assert_int_equal(s.hosts[1].pos.line, 6);
 	assert_int_equal(s.hosts[1].pos.col, 12);
 	assert_string_equal(s.ovn.nb, "tcp:10.99.0.2:6641");
+	assert_int_equal(s.ovn.underlay_mtu, 1500);
+	assert_int_equal(calvin_link_mtu(&s), 1442);
 	assert_int_equal(s.ovn.pos.line, 7);
 	assert_string_equal(s.vnfs[0].host, "local");
 	assert_string_equal(s.vnfs[1].host, "b");

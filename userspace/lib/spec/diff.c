@@ -149,6 +149,7 @@ static bool hosts_equal(const struct calvin_chain_spec *a, const struct calvin_c
 	unsigned int i;
 
 	if (a->nr_hosts != b->nr_hosts || strcmp(a->ovn.nb, b->ovn.nb) ||
+	    a->ovn.underlay_mtu != b->ovn.underlay_mtu ||
 	    strcmp(a->ovn.private_key, b->ovn.private_key) ||
 	    strcmp(a->ovn.certificate, b->ovn.certificate) ||
 	    strcmp(a->ovn.ca_cert, b->ovn.ca_cert))

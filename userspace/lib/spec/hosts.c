@@ -30,7 +30,7 @@ static const struct spec_key host_keys[] = {
 	[HOST_END] = { NULL },
 };
 
-enum { OVN_NB, OVN_KEY, OVN_CERT, OVN_CA, OVN_END };
+enum { OVN_NB, OVN_KEY, OVN_CERT, OVN_CA, OVN_MTU, OVN_END };
 const struct spec_key calvin_ovn_keys[] = {
 	[OVN_NB] = { .name = "nb",
 		     .type = KEY_STRING,
@@ -39,6 +39,12 @@ const struct spec_key calvin_ovn_keys[] = {
 	[OVN_KEY] = { .name = "private-key", .type = KEY_STRING, .off = O(private_key) },
 	[OVN_CERT] = { .name = "certificate", .type = KEY_STRING, .off = O(certificate) },
 	[OVN_CA] = { .name = "ca-cert", .type = KEY_STRING, .off = O(ca_cert) },
+	/* 576: IPv4's least; 9216: the largest jumbo frames */
+	[OVN_MTU] = { .name = "underlay-mtu",
+		      .type = KEY_UINT,
+		      .off = O(underlay_mtu),
+		      .min = 576,
+		      .max = 9216 },
 	[OVN_END] = { NULL },
 };
 
@@ -227,7 +233,7 @@ int calvin_spec_ovn_after(struct spec_ctx *c, void *obj, struct spec_seen *seen)
 
 	if (calvin_ovn_remote_check(o->nb, why, sizeof(why)))
 		return calvin_spec_err(c, seen->val[OVN_NB]->start_mark, "nb %s %s", o->nb, why);
-	for (i = OVN_KEY; i < OVN_END; i++) {
+	for (i = OVN_KEY; i <= OVN_CA; i++) {
 		if (seen->val[i] && !ssl)
 			return calvin_spec_err(c, seen->key[i]->start_mark,
 					       "%s applies to an ssl: database only; remove it",
@@ -255,6 +261,35 @@ const struct calvin_host_spec *calvin_spec_host(const struct calvin_chain_spec *
 		if (!strcmp(spec->hosts[i].name, name))
 			return &spec->hosts[i];
 	return NULL;
+}
+
+unsigned int calvin_link_mtu(const struct calvin_chain_spec *spec)
+{
+	return spec->ovn.underlay_mtu - CALVIN_GENEVE_OVERHEAD;
+}
+
+/* A probe crosses a link between hosts whole (IPv4 20 and UDP 8 around
+ * its payload), or not at all: Geneve packets are not fragmented. */
+static int check_probe_fits(struct spec_ctx *c)
+{
+	const struct calvin_chain_spec *s = c->spec;
+	unsigned int mtu = calvin_link_mtu(s), room = mtu - 28;
+	struct calvin_pos at;
+	yaml_mark_t m = { 0 };
+
+	if (!calvin_spec_multihost(s) || s->probe.size <= room)
+		return 0;
+	/* without a size, the hop records' block is what does not fit */
+	at = s->probe.size_pos.line ? s->probe.size_pos : s->ovn.pos;
+	m.line = (size_t)at.line - 1;
+	m.column = (size_t)at.col - 1;
+	return calvin_spec_err(c, m,
+			       "probe size %u does not fit a link between hosts: Geneve takes %d "
+			       "of the underlay's %u bytes, leaving an MTU of %u and %u bytes of "
+			       "UDP payload; set size to at most %u, or ovn's underlay-mtu to at "
+			       "least %u",
+			       s->probe.size, CALVIN_GENEVE_OVERHEAD, s->ovn.underlay_mtu, mtu,
+			       room, room, s->probe.size + 28 + CALVIN_GENEVE_OVERHEAD);
 }
 
 bool calvin_spec_multihost(const struct calvin_chain_spec *spec)
@@ -336,5 +371,5 @@ int calvin_spec_check_hosts(struct spec_ctx *c, yaml_node_t *hosts, yaml_node_t 
 			    "VNFs '%s' and '%s' share node '%s' but not its host; put both on one "
 			    "host",
 			    s->vnfs[i - 1].name, s->vnfs[i].name, s->vnfs[i].node);
-	return err;
+	return err ? err : check_probe_fits(c);
 }

@@ -260,6 +260,7 @@ static void spec_defaults(struct calvin_chain_spec *spec, const char *path)
 	spec->realtime.priority = CALVIN_FIFO_PRIORITY_DEFAULT;
 	strcpy(spec->libvirt.uri, "qemu:///system");
 	spec->libvirt.memory_mib = 512;
+	spec->ovn.underlay_mtu = CALVIN_UNDERLAY_MTU_DEFAULT;
 }
 
 /* Realtime options need user VNFs, and SCHED_FIFO needs them pinned: an

@@ -320,7 +320,8 @@ struct calvin_libvirt_spec {
  * OVN logical switches, so hosts: needs an ovn: section.
  * YAML: hosts: [{name: NAME, uri: URI, chassis: NAME}]
  *       ovn: {nb: tcp:IP:PORT | ssl:IP:PORT | unix:/PATH,
- *             private-key: /PATH, certificate: /PATH, ca-cert: /PATH}
+ *             private-key: /PATH, certificate: /PATH, ca-cert: /PATH,
+ *             underlay-mtu: N (default 1500)}
  * (the three files for ssl only, and then all three) */
 #define CALVIN_MAX_HOSTS 8
 #define CALVIN_LOCAL_HOST "local"
@@ -333,8 +334,16 @@ struct calvin_host_spec {
 	struct calvin_pos pos; /* of its name */
 };
 
+/* Geneve's cost on the underlay: outer IPv4 20, UDP 8, Geneve 8, OVN's
+ * option 8, the inner Ethernet header 14 (tests/multihost/README.md) */
+#define CALVIN_GENEVE_OVERHEAD 58
+#define CALVIN_UNDERLAY_MTU_DEFAULT 1500
+
 struct calvin_ovn_spec {
 	char nb[CALVIN_URI_MAX]; /* the northbound database's remote */
+	/* the hosts' network between them; a link between hosts gets
+	 * underlay_mtu - CALVIN_GENEVE_OVERHEAD (calvin_link_mtu()) */
+	unsigned int underlay_mtu;
 	char private_key[CALVIN_URI_MAX]; /* ssl: absolute paths */
 	char certificate[CALVIN_URI_MAX];
 	char ca_cert[CALVIN_URI_MAX];
@@ -550,6 +559,8 @@ bool calvin_spec_multihost(const struct calvin_chain_spec *spec);
  * (IPv4, or IPv6 in brackets; port 1..65535) or unix:/PATH. 0, or
  * -EINVAL with a sentence in why saying what to write. */
 int calvin_ovn_remote_check(const char *remote, char *why, size_t len);
+/* The MTU of a link between hosts: the underlay's less Geneve's cost. */
+unsigned int calvin_link_mtu(const struct calvin_chain_spec *spec);
 /* What runs where, one line: "local: probe, fwd-k; b (chassis b,
  * qemu+tcp://10.99.0.12/system): fwd-u, server". */
 void calvin_spec_where(const struct calvin_chain_spec *spec, char *buf, size_t len);
