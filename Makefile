@@ -56,7 +56,7 @@ AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.
 # bench/calvin/: the modes of `calvin bench`, linked into calvin.
 CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
 	userspace/calvin/isolate/*.c userspace/calvin/libvirt/*.c bench/calvin/*.c \
-	userspace/calvin/nl/*.c userspace/calvin/events/*.c) \
+	userspace/calvin/nl/*.c userspace/calvin/events/*.c userspace/calvin/ovn/*.c) \
 	$(LOADER_SRCS) \
 	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
 	userspace/agent/sa_pipe.c userspace/agent/textfile.c
@@ -240,6 +240,15 @@ $(B)/tests/tools/nlctl: tests/tools/nlctl.c $(NL_OBJS) $(B)/userspace/calvin/uti
 		$(B)/userspace/calvin/jout.o $(B)/userspace/calvin/tools.o $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl) $(LIB_LDLIBS)
+
+# Links between hosts (userspace/calvin/ovn/) from the command line
+# (tests/multihost/test_ovn_link.sh).
+OVN_OBJS = $(filter $(B)/userspace/calvin/ovn/%,$(CALVIN_OBJS))
+$(B)/tests/tools/ovnlink: tests/tools/ovnlink.c $(OVN_OBJS) $(B)/userspace/calvin/state.o \
+		$(B)/userspace/calvin/util.o $(B)/userspace/calvin/jout.o \
+		$(B)/userspace/calvin/tools.o $(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
 # The netlink module's requests, read back (no socket: no root needed).
 $(B)/tests/unit/nl/test_nl_msg: tests/unit/nl/test_nl_msg.c $(B)/userspace/calvin/nl/msg.o

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "isolate/isolate.h"
 #include "jout.h"
+#include "ovn/ovn.h"
 #include "util.h"
 #include "util/util.h"
 
@@ -25,6 +26,9 @@ int chain_undo(const struct node_backend *be, struct chain_state *s)
 	if (!err)
 		err = isolation_down(&h, s);
 	e = be->destroy(s);
+	/* links between hosts: another host's traffic, after the nodes */
+	if (!e)
+		e = ovn_links_destroy(s);
 	return err ? err : e;
 }
 

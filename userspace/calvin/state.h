@@ -17,6 +17,9 @@
  *   bridge NAME                   a Linux bridge on the host
  *   veth NAME                     the host end of a veth pair (a link to a namespace)
  *   hostxdp IFNAME                XDP programs on a host interface (a link)
+ *   ovnls NAME NB                 an OVN logical switch (a link between hosts)
+ *                                 in the northbound database NB (ovn/)
+ *   ovnlsp NAME NB                a port of one, named by a UUID
  *
  * The file is /run/calvin/CHAIN.state; its existence means "deployed".
  * Every name fits an entry whole (state_add refuses one that does not, and
@@ -44,6 +47,8 @@ enum state_kind {
 	ST_BRIDGE,
 	ST_HOST_XDP,
 	ST_VETH,
+	ST_OVN_LS,
+	ST_OVN_LSP,
 	ST_NR_KINDS,
 };
 
@@ -55,7 +60,7 @@ struct state_entry {
 	char name[STATE_NAME_MAX + 1]; /* netns, domain or interface name, or path;
 				       * ST_ISOLATE: the CPU list */
 	char ifname[64];	  /* ST_XDP; ST_NETSYSFS: the path under /sys/class/net */
-	char uri[256];		  /* ST_DOMAIN: the libvirt connection */
+	char uri[256];		  /* ST_DOMAIN: the libvirt connection; ST_OVN_*: the NB */
 	pid_t pid;		  /* ST_PROC, ST_SCHED */
 	unsigned long long start; /* ST_PROC, ST_SCHED */
 	char value[320];	  /* ST_NETSYSFS: the old value; ST_SCHED: "POLICY PRIORITY" */
@@ -82,7 +87,7 @@ int state_create(struct chain_state *s, const char *chain);
 /* Open and lock an existing journal and read its entries; -ENOENT if none. */
 int state_open(struct chain_state *s, const char *chain);
 /* Append one entry and sync it to disk before returning. ST_DOMAIN takes
- * the URI as ifname. */
+ * the URI as ifname, ST_OVN_* the northbound database. */
 int state_add(struct chain_state *s, enum state_kind kind, const char *name, const char *ifname,
 	      pid_t pid, unsigned long long start);
 /* Append a whole entry (any kind), synced, like state_add(). */
