@@ -69,4 +69,24 @@ $CALVIN down $C || fail "a second down failed"
 wait_until "the ports' bindings to go" eval "unbound $P1 && unbound $P2"
 echo "ok: down removed the switch and its ports, and their bindings"
 
+# --- plan reads each host's CPUs through its libvirt ------------------------------
+$CALVIN plan chains/tactile-2host.yaml >"$TMP/plan" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 4 ] || fail "plan of the two-host chain exited $rc, want 4: $(cat "$TMP/err")"
+ncpu=$(nproc --all)
+for h in a b; do
+	grep -q "^host $h: CPUs 0-$((ncpu - 1)) (NUMA node0 0-$((ncpu - 1))), from its libvirt; there calvin pins each VM's vCPUs and emulator threads only: it cannot isolate CPUs, move IRQs or set cpusets$" "$TMP/plan" ||
+		fail "plan has no line for host $h: $(cat "$TMP/plan")"
+done
+echo "ok: $(grep '^host b' "$TMP/plan")"
+# a host whose libvirtd is stopped: one clear line, exit 1
+$SIM libvirtd b stop >/dev/null || fail "cannot stop b's libvirtd"
+$CALVIN plan chains/tactile-2host.yaml >/dev/null 2>"$TMP/err"
+rc=$?
+$SIM libvirtd b start >/dev/null
+[ $rc -eq 1 ] || fail "plan with b's libvirtd stopped exited $rc: $(cat "$TMP/err")"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "cannot reach libvirt at qemu+tcp://$CALVIN_SIM_ADDR_b/system: .*Connection refused" "$TMP/err" ||
+	fail "plan said: $(cat "$TMP/err")"
+echo "ok: $(cat "$TMP/err")"
+
 echo PASS

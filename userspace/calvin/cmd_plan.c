@@ -20,7 +20,9 @@ int cmd_plan(const struct cmd_args *a)
 	rc = load_spec(a->arg[0], &spec);
 	if (!rc)
 		hosts_show(&spec);
-	/* each host's CPUs are planned through its libvirt (not built yet) */
+	/* each host's CPUs through its libvirt; planning on them is not built */
+	if (!rc && !calvin_json)
+		rc = hosts_plan_show(&spec);
 	if (!rc)
 		rc = hosts_check(&spec);
 	if (!rc)

@@ -3,12 +3,17 @@
  * runs where, said by validate and plan, and the refusal to deploy a
  * chain with a node on another host until its deployment exists. */
 #include <json-c/json.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "backend.h"
 #include "commands.h"
 #include "hosts.h"
 #include "jout.h"
+#include "libvirt/host.h"
+#include "util.h"
 #include "util/util.h"
 
 void hosts_show(const struct calvin_chain_spec *spec)
@@ -38,6 +43,59 @@ void hosts_show(const struct calvin_chain_spec *spec)
 	json_object_object_add(jout(), "hosts", hosts);
 	jw_str(jout(), "where", where);
 	jw_str(jout(), "ovn_nb", spec->ovn.nb);
+}
+
+static bool host_used(const struct calvin_chain_spec *spec, const char *host)
+{
+	unsigned int i;
+
+	for (i = 0; i < spec->nr_vnfs; i++)
+		if (!strcmp(spec->vnfs[i].host, host))
+			return true;
+	return !strcmp(spec->server.host, host);
+}
+
+/* One host's CPUs as its libvirt says, and what calvin cannot do there. */
+static int host_cpus_show(const struct calvin_host_spec *h)
+{
+	char why[256], online[128], node[128];
+	struct calvin_topology *t = malloc(sizeof(*t));
+	struct calvin_cpumask m;
+	int err, n;
+
+	if (!t)
+		return -ENOMEM;
+	err = lv_host_topology(h->uri, t, why, sizeof(why));
+	if (err == -ECONNREFUSED) {
+		free(t);
+		return err; /* lv_open() said it */
+	}
+	if (err) {
+		calvin_err("host %s (%s): %s", h->name, h->uri, why);
+		free(t);
+		return err;
+	}
+	calvin_cpumask_list(&t->online, online, sizeof(online));
+	printf("host %s: CPUs %s", h->name, online);
+	for (n = 0; n < (int)t->nr_nodes; n++)
+		if (calvin_topology_node_cpus(t, n, &m))
+			printf("%snode%d %s", n ? ", " : " (NUMA ", n,
+			       calvin_cpumask_list(&m, node, sizeof(node)));
+	printf("%s, from its libvirt; there calvin pins each VM's vCPUs and emulator "
+	       "threads only: it cannot isolate CPUs, move IRQs or set cpusets\n",
+	       t->nr_nodes ? ")" : "");
+	free(t);
+	return 0;
+}
+
+int hosts_plan_show(const struct calvin_chain_spec *spec)
+{
+	unsigned int i;
+
+	for (i = 0; i < spec->nr_hosts; i++)
+		if (host_used(spec, spec->hosts[i].name) && host_cpus_show(&spec->hosts[i]))
+			return CALVIN_EXIT_FAIL;
+	return 0;
 }
 
 int hosts_check(const struct calvin_chain_spec *spec)
