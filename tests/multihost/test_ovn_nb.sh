@@ -85,6 +85,14 @@ nbctl get Logical_Switch $LS name >/dev/null || fail "down removed another chain
 nbctl ls-del $LS
 echo "ok: switches of that name calvin did not make for this chain stay"
 
+# a journal entry whose database the parser would refuse is never used
+printf 'backend netns\novnls %s %s\n' $LS "ptcp:6641" >"$CALVIN_RUN_DIR/$C.state"
+$CALVIN down $C 2>"$TMP/err" && fail "down used a database the parser refuses"
+grep -q "OVN northbound ptcp:6641: not a database calvin takes, refused; left there: logical switch $LS" "$TMP/err" ||
+	fail "down said: $(cat "$TMP/err")"
+rm "$CALVIN_RUN_DIR/$C.state"
+echo "ok: a journalled database the parser refuses is not used"
+
 # --- the database does not answer: down says what is left ---------------------
 $OVN up $C l1 "$NB" >"$TMP/ports" 2>"$TMP/err" || fail "ovnlink up: $(cat "$TMP/err")"
 kill -STOP "$(cat "$TMP/pid")"
@@ -95,7 +103,7 @@ took=$(($(now_ms) - t0))
 kill -CONT "$(cat "$TMP/pid")"
 [ $rc -eq 1 ] || fail "down with the database not answering exited $rc"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "down said $(wc -l <"$TMP/err") lines: $(cat "$TMP/err")"
-grep -q "OVN northbound $NB did not answer (no answer within 5 s); left there: port $(sed -n 2p "$TMP/ports"), port $(sed -n 1p "$TMP/ports"), logical switch $LS; run 'calvin down $C' again when it answers" "$TMP/err" ||
+grep -q "OVN northbound $NB: no answer within 5 s; left there: port $(sed -n 2p "$TMP/ports"), port $(sed -n 1p "$TMP/ports"), logical switch $LS; run 'calvin down $C' again when it answers" "$TMP/err" ||
 	fail "down said: $(cat "$TMP/err")"
 [ -e "$CALVIN_RUN_DIR/$C.state" ] || fail "down dropped the journal of what it could not remove"
 echo "ok ($took ms): $(cat "$TMP/err")"

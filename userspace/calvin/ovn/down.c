@@ -21,6 +21,9 @@ static int nb_of_entry(const struct chain_state *s, const struct state_entry *e,
 
 	memset(nb, 0, sizeof(*nb));
 	snprintf(nb->remote, sizeof(nb->remote), "%s", e->uri);
+	/* as the parser took it: a journal never carries another past it */
+	if (calvin_ovn_remote_check(e->uri, err, sizeof(err)))
+		return -EPERM;
 	if (strncmp(e->uri, "ssl:", 4))
 		return 0;
 	if (!*spec) {
@@ -71,8 +74,8 @@ static int remove_one(const struct ovn_nb *nb, const char *chain, const struct s
 static void say_left(const struct chain_state *s, const char *remote, const char *why,
 		     const char *left)
 {
-	calvin_err("OVN northbound %s did not answer (%s); left there: %s; run 'calvin down %s' "
-		   "again when it answers",
+	calvin_err("OVN northbound %s: %s; left there: %s; run 'calvin down %s' again when it "
+		   "answers",
 		   remote, why, left, s->chain);
 }
 
@@ -96,6 +99,8 @@ int ovn_links_destroy(struct chain_state *s)
 			rc = remove_one(&nb, s->chain, e, err, sizeof(err));
 		if (rc == -EACCES)
 			snprintf(err, sizeof(err), "the deployed chain names no key files for it");
+		if (rc == -EPERM)
+			snprintf(err, sizeof(err), "not a database calvin takes, refused");
 		if (rc >= 0)
 			continue;
 		snprintf(remote, sizeof(remote), "%s", e->uri);
