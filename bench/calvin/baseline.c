@@ -75,8 +75,10 @@ static int sockperf(struct bench *b, const struct calvin_chain_spec *spec, const
 }
 
 /* One stack in one round: up, sockperf's server, probes, sockperf, down. */
-static int one(struct bench *b, struct baseline *x, int k, unsigned int round)
+static int one(struct bench *b, unsigned int stack, unsigned int round, void *arg)
 {
+	struct baseline *x = arg;
+	int k = (int)stack;
 	const struct calvin_chain_spec *spec = &x->spec;
 	const char *server = k == CALVIN ? SERVER_ADDR : x->sp.server;
 	const char *entry = k == CALVIN ? SERVER_ADDR : x->sp.entry;
@@ -215,28 +217,20 @@ int bench_baseline(struct bench *b)
 {
 	struct calvin_spec_override none = CALVIN_SPEC_OVERRIDE_NONE;
 	struct baseline *x = calloc(1, sizeof(*x));
-	unsigned int r, j;
-	int rc, k, files;
+	int rc, files;
 
 	if (!x)
 		return CALVIN_EXIT_FAIL;
 	b->priv = x;
-	if (b->spec.backend != CALVIN_BACKEND_NETNS) {
-		calvin_err("%s: calvin bench baseline compares namespaces; use a chain with "
-			   "'backend: netns'",
-			   b->spec.path);
-		rc = CALVIN_EXIT_USAGE;
+	rc = bench_netns_only(b, "baseline");
+	if (rc)
 		goto out;
-	}
 	snprintf(x->ports, sizeof(x->ports), "%u,%u", b->spec.probe.port, SOCKPERF_PORT);
 	rc = bench_variant(b, "calvin", &none, &x->spec);
 	if (!rc)
 		rc = series(b);
-	for (r = 1; !rc && r <= b->rounds && !bench_stopped(); r++)
-		for (j = 0; !rc && j < NR_STACKS && !bench_stopped(); j++) {
-			k = (int)((j + r - 1) % NR_STACKS);
-			rc = one(b, x, k, r);
-		}
+	if (!rc)
+		rc = bench_rounds(b, NR_STACKS, one, x);
 	if (!rc || bench_stopped()) {
 		files = bench_files(b, "RTT", write_md, bench_stopped());
 		rc = rc ? rc : files;

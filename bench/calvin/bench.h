@@ -175,6 +175,17 @@ void bench_unpin(struct bench *b);
 void bench_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpumask *hk);
 /* Stop when Ctrl-C came: true after it, and the round's steps return. */
 bool bench_stopped(void);
+/* What one configuration k does in one round: 0, or non-zero to stop
+ * the rounds (returned by bench_rounds()). */
+typedef int (*bench_round_fn)(struct bench *b, unsigned int k, unsigned int round, void *arg);
+/* b->rounds rounds of n configurations, each round starting one
+ * configuration later than the one before, so none is always measured
+ * first (right after the machine was quiet); stops on Ctrl-C. 0, or what
+ * one stopped with. */
+int bench_rounds(struct bench *b, unsigned int n, bench_round_fn one, void *arg);
+/* The modes that compare calvin with the conventional stack build both
+ * in namespaces: 0, or CALVIN_EXIT_USAGE after the line that says so. */
+int bench_netns_only(const struct bench *b, const char *mode);
 /* Run a command inside a node of a deployed chain as a child (not
  * journalled: it dies with the chain's namespaces), output to out_fd.
  * argv[0] is a system program (tool_path()) or an absolute path, argv at
@@ -253,10 +264,6 @@ void bench_md_results(struct bench *b, FILE *f, bool pictures, enum calvin_bench
 void bench_describe_machine(struct bench *b);
 
 /* ---- the modes ---- */
-
-/* The intervals of the latency tables: 1000 resamples, blocks of 32
- * consecutive probes, 95% (pinning.c). */
-extern const struct calvin_bootstrap bench_bootstrap;
 
 int bench_baseline(struct bench *b);
 int bench_pinning(struct bench *b);

@@ -15,6 +15,13 @@
 #include "bench.h"
 #include "util.h"
 
+/* The intervals of the latency tables: 1000 resamples, circular blocks
+ * of 32 probes (32 ms at 1000/s: a slow spell of the machine spans
+ * several probes), 95% */
+static const struct calvin_bootstrap bench_bootstrap = {
+	.reps = 1000, .level = 0.95, .block = 32, .seed = 1
+};
+
 /* The first line of a file, "" when there is none. */
 static void first_line(const char *path, char *buf, size_t len)
 {

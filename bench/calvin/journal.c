@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "chain/chain.h"
 #include "state.h"
 #include "util.h"
 

@@ -15,12 +15,6 @@
 #include "policy.h"
 #include "util.h"
 
-/* 1000 resamples, circular blocks of 32 probes (32 ms at 1000/s: a slow
- * spell of the machine spans several probes), 95% intervals */
-const struct calvin_bootstrap bench_bootstrap = {
-	.reps = 1000, .level = 0.95, .block = 32, .seed = 1
-};
-
 static int measure(struct bench *b, struct bench_config *c, unsigned int i, unsigned int round,
 		   void *arg)
 {

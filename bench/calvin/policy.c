@@ -243,25 +243,32 @@ out:
 	return ONE_LEFT_OUT;
 }
 
+/* bench_rounds()'s step: a configuration that cannot run is skipped, one
+ * that failed is left out; only a chain that would not go down stops. */
+struct policy_round {
+	struct bench_config *c;
+	unsigned int timeout_s;
+	bench_measure_fn measure;
+	void *arg;
+};
+
+static int policy_one(struct bench *b, unsigned int i, unsigned int round, void *arg)
+{
+	struct policy_round *p = arg;
+	int rc;
+
+	if (p->c[i].why[0])
+		return 0;
+	rc = one(b, &p->c[i], i, round, p->timeout_s, p->measure, p->arg);
+	return rc > 0 ? rc : 0;
+}
+
 int bench_policy_rounds(struct bench *b, struct bench_config *c, unsigned int n,
 			unsigned int timeout_s, bench_measure_fn measure, void *arg)
 {
-	unsigned int r, k, i;
-	int rc;
+	struct policy_round p = { c, timeout_s, measure, arg };
 
-	for (r = 1; r <= b->rounds && !bench_stopped(); r++) {
-		/* each round starts one configuration later, so none is always
-		 * measured first (right after the machine was quiet) */
-		for (k = 0; k < n && !bench_stopped(); k++) {
-			i = (k + r - 1) % n;
-			if (c[i].why[0])
-				continue;
-			rc = one(b, &c[i], i, r, timeout_s, measure, arg);
-			if (rc > 0)
-				return rc;
-		}
-	}
-	return 0;
+	return bench_rounds(b, n, policy_one, &p);
 }
 
 int bench_policy_run(struct bench *b, const char *metric, const char *title, unsigned int timeout_s,

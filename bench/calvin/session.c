@@ -21,6 +21,7 @@
 
 #include "backend.h"
 #include "bench.h"
+#include "chain/chain.h"
 #include "isolate/isolate.h"
 #include "jout.h"
 #include "probe.h"
@@ -130,6 +131,26 @@ int bench_down(struct bench *b, const struct calvin_chain_spec *spec)
 bool bench_stopped(void)
 {
 	return calvin_quit != 0;
+}
+
+int bench_rounds(struct bench *b, unsigned int n, bench_round_fn one, void *arg)
+{
+	unsigned int r, j;
+	int rc = 0;
+
+	for (r = 1; !rc && r <= b->rounds && !bench_stopped(); r++)
+		for (j = 0; !rc && j < n && !bench_stopped(); j++)
+			rc = one(b, (j + r - 1) % n, r, arg);
+	return rc;
+}
+
+int bench_netns_only(const struct bench *b, const char *mode)
+{
+	if (b->spec.backend == CALVIN_BACKEND_NETNS)
+		return 0;
+	calvin_err("%s: calvin bench %s compares namespaces; use a chain with 'backend: netns'",
+		   b->spec.path, mode);
+	return CALVIN_EXIT_USAGE;
 }
 
 void bench_unpin(struct bench *b)

@@ -24,7 +24,8 @@
 #include "backend.h"
 #include "bench.h"
 #include "bench/lib/bench_lib.h"
-#include "netns/netns.h"
+#include "chain/chain.h"
+#include "nodes/nodes.h"
 #include "nl/nl.h"
 #include "util.h"
 
@@ -33,21 +34,6 @@
 static const char *ifname(bool east)
 {
 	return east ? IF_EAST : IF_WEST;
-}
-
-static int write_in_ns(const char *ns, const char *path, const char *value)
-{
-	int saved, fd, err;
-
-	err = netns_enter(ns, &saved);
-	if (err)
-		return err;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	err = fd < 0 || write(fd, value, strlen(value)) < 0 ? -errno : 0;
-	if (fd >= 0)
-		close(fd);
-	netns_leave(saved);
-	return err;
 }
 
 /* One side of node i: its address, and its neighbour, static (no ARP, as
@@ -89,7 +75,7 @@ static int node_setup(const struct deploy *d, const struct calvin_stack_plan *sp
 	if (err)
 		return err;
 	if (n->role == CALVIN_STACK_ROUTER || n->role == CALVIN_STACK_RELAY)
-		return write_in_ns(ns, "/proc/sys/net/ipv4/ip_forward", "1");
+		return nsnode_sysctl(ns, "/proc/sys/net/ipv4/ip_forward", "1");
 	/* the endpoints as calvin's chains have them: checksums in software */
 	return nl_tx_csum_off(ns, ifname(n->role == CALVIN_STACK_PROBE));
 }
@@ -205,7 +191,7 @@ static int deploy(struct deploy *d, const struct calvin_stack_plan *sp, const ch
 	unsigned int i;
 	int err;
 
-	err = state_add(d->state, ST_BACKEND, netns_backend.name, NULL, 0, 0);
+	err = state_add(d->state, ST_BACKEND, BACKEND_NETNS, NULL, 0, 0);
 	if (!err)
 		err = state_file(path, sizeof(path), d->spec->name, ".d");
 	if (!err)
@@ -213,9 +199,9 @@ static int deploy(struct deploy *d, const struct calvin_stack_plan *sp, const ch
 	if (!err)
 		err = mkdir_p(path, 0700);
 	for (i = 0; !err && i < d->nr_nodes; i++)
-		err = netns_backend.node_create(d, i);
+		err = nsnode_create(d, i);
 	for (i = 0; !err && i + 1 < d->nr_nodes; i++)
-		err = netns_backend.link_create(d, i, i + 1);
+		err = nsnode_link(d, i, i + 1);
 	for (i = 0; !err && i < d->nr_nodes; i++)
 		err = node_setup(d, sp, i);
 	if (!err)
@@ -252,7 +238,7 @@ int bench_stack_up(struct bench *b, const struct calvin_chain_spec *spec, const 
 		state_close(&state, false);
 		return 0;
 	}
-	left = chain_undo(&netns_backend, &state) != 0;
+	left = chain_undo(backend_of_state(&state), &state) != 0;
 	state_close(&state, !left);
 	if (!left)
 		bench_journal_chain_end(&b->journal, spec->name);

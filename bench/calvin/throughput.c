@@ -209,8 +209,9 @@ static int measure(struct bench *b, struct tput *x, unsigned int k, unsigned int
 	return err;
 }
 
-static int one(struct bench *b, struct tput *x, unsigned int k, unsigned int round)
+static int one(struct bench *b, unsigned int k, unsigned int round, void *arg)
 {
+	struct tput *x = arg;
 	struct stack *st = &x->st[k];
 	int rc, err, down;
 
@@ -374,19 +375,13 @@ static int write_csvs(struct bench *b, struct tput *x)
 int bench_throughput(struct bench *b)
 {
 	struct tput *x = calloc(1, sizeof(*x));
-	unsigned int r, j, k;
 	int rc, files;
 
 	if (!x)
 		return CALVIN_EXIT_FAIL;
 	b->priv = x;
-	rc = 0;
-	if (b->spec.backend != CALVIN_BACKEND_NETNS) {
-		calvin_err("%s: calvin bench throughput compares namespaces; use a chain with "
-			   "'backend: netns'",
-			   b->spec.path);
-		rc = CALVIN_EXIT_USAGE;
-	} else if (b->rounds > CALVIN_BENCH_MAX_ROUNDS) {
+	rc = bench_netns_only(b, "throughput");
+	if (!rc && b->rounds > CALVIN_BENCH_MAX_ROUNDS) {
 		calvin_err("calvin bench throughput runs at most %d rounds; give -n %d or fewer",
 			   CALVIN_BENCH_MAX_ROUNDS, CALVIN_BENCH_MAX_ROUNDS);
 		rc = CALVIN_EXIT_USAGE;
@@ -394,11 +389,8 @@ int bench_throughput(struct bench *b)
 	snprintf(x->ports, sizeof(x->ports), "%u,%u", b->spec.probe.port, GEN_PORT);
 	if (!rc)
 		rc = stacks(b, x);
-	for (r = 1; !rc && r <= b->rounds && !bench_stopped(); r++)
-		for (j = 0; !rc && j < x->nr_stacks && !bench_stopped(); j++) {
-			k = (j + r - 1) % x->nr_stacks;
-			rc = one(b, x, k, r);
-		}
+	if (!rc)
+		rc = bench_rounds(b, x->nr_stacks, one, x);
 	if (!bench_stopped())
 		incomplete(b, x);
 	if (!rc || bench_stopped()) {

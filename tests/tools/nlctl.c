@@ -13,8 +13,6 @@
 #include "nl/nl.h"
 #include "util.h"
 
-bool calvin_json; /* calvin's main.c's: its errors are lines, never JSON */
-
 static const char *ns_arg(const char *s)
 {
 	return strcmp(s, "-") ? s : NULL;

@@ -19,7 +19,6 @@
 #include "state.h"
 #include "util.h"
 
-bool calvin_json; /* calvin's main.c's: its errors are lines, never JSON */
 
 static int up(const char *chain, const char *link, const char *remote)
 {

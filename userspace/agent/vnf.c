@@ -25,6 +25,7 @@
 #include "kvnf.h"
 #include "loader.h"
 #include "sa_pipe.h"
+#include "vnf_start.h"
 
 /* How long the agent waits for its VNF's telemetry: as long as calvin
  * status waits for the agent (VNF_ANSWER_TIMEOUT_MS), so a wedged VNF in
@@ -139,21 +140,6 @@ static int kernel_start(struct agent *a, char *err, size_t errlen)
 	return e;
 }
 
-/* Wait for calvin-vnf's "ready" on fd. */
-static int wait_ready(int fd)
-{
-	struct pollfd p = {.fd = fd, .events = POLLIN};
-	char buf[16];
-	ssize_t n;
-	int r;
-
-	r = poll(&p, 1, VNF_READY_TIMEOUT_MS);
-	if (r == 0)
-		return -ETIMEDOUT;
-	n = read(fd, buf, sizeof(buf));
-	return n >= 5 && !strncmp(buf, "ready", 5) ? 0 : -ECHILD;
-}
-
 /* Let the calling process run on cpu (-1: on every online CPU). */
 static void allow_cpu(int cpu)
 {
@@ -240,6 +226,16 @@ static int keys_handover(struct agent *a, int *fd, char *err, size_t errlen)
 	return 0;
 }
 
+/* In calvin-vnf's process: isolcpus= keeps the vCPU out of init's
+ * affinity, which we inherit. */
+static int user_child(void *arg)
+{
+	const struct agent *a = arg;
+
+	allow_cpu(a->cpu);
+	return 0;
+}
+
 static int user_start(struct agent *a, char *err, size_t errlen)
 {
 	const struct calvin_vnf_spec *v = &a->spec.vnfs[a->vnf_id];
@@ -249,10 +245,18 @@ static int user_start(struct agent *a, char *err, size_t errlen)
 		.west = AGENT_WEST,
 		.east = AGENT_EAST,
 		.keys_fd = -1,
+		.ready_fd = 0, /* a slot, filled in by vnf_start() */
 	};
 	static struct calvin_vnf_argv args;
+	struct vnf_start start = {
+		.prog = AGENT_PROG,
+		.argv = &args,
+		.ready_timeout_ms = VNF_READY_TIMEOUT_MS,
+		.child = user_child,
+		.ctx = a,
+	};
+	int pmd[CALVIN_READY_SIDES], e;
 	char bin[PATH_MAX];
-	int ready[2], e;
 	pid_t pid;
 
 	snprintf(bin, sizeof(bin), "%s/calvin-vnf", a->lib_dir);
@@ -262,45 +266,21 @@ static int user_start(struct agent *a, char *err, size_t errlen)
 	e = keys_handover(a, &site.keys_fd, err, errlen);
 	if (e)
 		return e;
-	if (pipe(ready)) {
-		e = -errno;
-		if (site.keys_fd >= 0)
-			close(site.keys_fd);
-		return e;
-	}
-	site.ready_fd = ready[1];
+	start.keys_fd = site.keys_fd;
 	e = calvin_vnf_argv_build(&args, &a->spec, &site);
 	if (e) {
 		snprintf(err, errlen, "%s: calvin-vnf's command line: %s", v->name, strerror(-e));
 		goto close;
 	}
-	pid = fork();
-	if (pid < 0) {
-		e = -errno;
-		goto close;
+	e = vnf_start(&start, &pid, pmd);
+	if (pid) {
+		a->vnf_pid = pid;
+		a->vnf_exit = -1;
 	}
-	if (pid == 0) {
-		close(ready[0]);
-		if (site.keys_fd >= 0)
-			fcntl(site.keys_fd, F_SETFD, 0);
-		/* isolcpus= keeps the vCPU out of init's affinity, which we inherit */
-		allow_cpu(a->cpu);
-		execv(bin, args.argv);
-		fprintf(stderr, AGENT_PROG ": cannot run %s: %s\n", bin, strerror(errno));
-		_exit(127);
-	}
-	a->vnf_pid = pid;
-	a->vnf_exit = -1;
-	close(ready[1]);
-	ready[1] = -1;
-	e = wait_ready(ready[0]);
 	if (e)
 		snprintf(err, errlen, "%s: user VNF did not start: %s (see the VM's console)",
 			 v->name, e == -ETIMEDOUT ? "no ready in time" : "it exited");
 close:
-	close(ready[0]);
-	if (ready[1] >= 0)
-		close(ready[1]);
 	if (site.keys_fd >= 0)
 		close(site.keys_fd);
 	return e;

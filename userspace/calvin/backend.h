@@ -126,6 +126,10 @@ struct node_backend {
 	int (*destroy)(struct chain_state *s);
 };
 
+/* The netns backend's name, as journals record it (the bench's
+ * conventional stack is journalled as one). */
+#define BACKEND_NETNS "netns"
+
 extern const struct node_backend netns_backend;
 extern const struct node_backend libvirt_backend;
 

@@ -81,9 +81,17 @@ static int parse_seconds(const char *s, double *out)
 	return 0;
 }
 
-int bench_option(struct cmd_args *args, int c, const char *arg)
+/* Command-line settings of `calvin bench` (0 or NULL: the mode's default). */
+static struct bench_args {
+	unsigned int rounds; /* -n: rounds of every configuration */
+	unsigned int count;  /* -c: probes per configuration and round */
+	double seconds;	     /* -t: seconds of each measurement that runs for a time */
+	const char *outdir;  /* -o: the report directory */
+} given;
+
+int bench_option(int c, const char *arg)
 {
-	struct bench_args *a = &args->bench;
+	struct bench_args *a = &given;
 
 	switch (c) {
 	case 'n':
@@ -152,7 +160,7 @@ static int not_deployed(const char *chain)
 
 static int setup(struct bench *b, const struct cmd_args *a)
 {
-	const struct bench_args *o = &a->bench;
+	const struct bench_args *o = &given;
 	char date[32];
 	time_t t = time(NULL);
 	struct tm tm;

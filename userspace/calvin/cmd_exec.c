@@ -18,10 +18,9 @@ static bool is_node(const struct calvin_chain_spec *spec, const char *node)
 	return node_index(nodes, n, node) >= 0;
 }
 
-int cmd_exec(const struct cmd_args *a)
+static int exec_spec(const struct cmd_args *a, struct calvin_chain_spec *spec)
 {
 	const char *chain = a->arg[0], *node = a->arg[1];
-	struct calvin_chain_spec spec;
 	int rc;
 
 	rc = check_name("chain", chain);
@@ -30,15 +29,20 @@ int cmd_exec(const struct cmd_args *a)
 	if (!rc)
 		rc = need_root("calvin exec");
 	if (!rc)
-		rc = deployed_spec(chain, &spec);
+		rc = deployed_spec(chain, spec);
 	if (rc)
 		return rc;
-	if (!is_node(&spec, node)) {
+	if (!is_node(spec, node)) {
 		calvin_err("chain '%s' has no node '%s'; its nodes are probe, its VNFs and %s",
-			   chain, node, spec.server.name);
+			   chain, node, spec->server.name);
 		return CALVIN_EXIT_USAGE;
 	}
 	/* the command's output is its own: what calvin printed goes first */
 	fflush(stdout);
-	return backend_of(&spec)->node_exec(&spec, node, a->tail);
+	return backend_of(spec)->node_exec(spec, node, a->tail);
+}
+
+int cmd_exec(const struct cmd_args *a)
+{
+	return with_spec(exec_spec, a);
 }

@@ -9,33 +9,37 @@
 #include "jout.h"
 #include "util.h"
 
-int cmd_plan(const struct cmd_args *a)
+static int plan_spec(const struct cmd_args *a, struct calvin_chain_spec *spec)
 {
 	const struct calvin_topology *host;
-	struct calvin_chain_spec spec;
 	struct calvin_plan plan;
 	char line[512];
 	int rc;
 
-	rc = load_spec(a->arg[0], &spec);
+	rc = load_spec(a->arg[0], spec);
 	if (!rc)
-		hosts_show(&spec);
+		hosts_show(spec);
 	/* each host's CPUs through its libvirt; planning on them is not built */
 	if (!rc && !calvin_json)
-		rc = hosts_plan_show(&spec);
+		rc = hosts_plan_show(spec);
 	if (!rc)
-		rc = hosts_check(&spec);
+		rc = hosts_check(spec);
 	if (!rc)
-		rc = make_plan(&spec, &plan, &host);
+		rc = make_plan(spec, &plan, &host);
 	if (rc)
 		return rc;
 	if (calvin_json) {
-		jout_set(calvin_plan_jobj(&spec, host, &plan));
+		jout_set(calvin_plan_jobj(spec, host, &plan));
 		return 0;
 	}
-	calvin_plan_print_text(stdout, &spec, host, &plan);
+	calvin_plan_print_text(stdout, spec, host, &plan);
 	/* what the nodes are (VMs, and on which accelerator) */
-	if (backend_describe(&spec, line, sizeof(line)))
+	if (backend_describe(spec, line, sizeof(line)))
 		printf("nodes: %s\n", line);
 	return 0;
+}
+
+int cmd_plan(const struct cmd_args *a)
+{
+	return with_spec(plan_spec, a);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "chain/chain.h"
 #include "commands.h"
 #include "jout.h"
 #include "outdir.h"
@@ -16,6 +17,14 @@
 
 /* `run` deploys a chain of its own and removes it at the end: one that is
  * up already is someone's, and must not be taken down by it. */
+/* run's own: the probe options */
+static struct probe_args given;
+
+int run_option(int c, const char *arg)
+{
+	return probe_args_option(&given, c, arg);
+}
+
 static int refuse_deployed(const struct calvin_chain_spec *spec)
 {
 	char path[PATH_MAX];
@@ -28,47 +37,51 @@ static int refuse_deployed(const struct calvin_chain_spec *spec)
 	return CALVIN_EXIT_USAGE;
 }
 
-int cmd_run(const struct cmd_args *a)
+static int run_spec(const struct cmd_args *a, struct calvin_chain_spec *spec)
 {
 	struct outdir dir = { .fd = -1 };
-	struct calvin_chain_spec spec;
 	struct calvin_spec_text text;
 	struct probe_args merged;
 	int rc, down;
 
-	rc = load_spec_text(a->arg[0], &spec, &text);
+	rc = load_spec_text(a->arg[0], spec, &text);
 	if (rc)
 		return rc;
-	rc = refuse_deployed(&spec);
+	rc = refuse_deployed(spec);
 	if (!rc)
 		rc = need_root("calvin run");
 	/* a report folder calvin may not write is refused before the chain
 	 * is deployed, not after it was measured */
-	if (!rc && a->probe.outdir)
-		rc = outdir_open(&dir, a->probe.outdir);
+	if (!rc && given.outdir)
+		rc = outdir_open(&dir, given.outdir);
 	if (!rc) {
 		catch_quit_signals();
-		rc = chain_up(&spec, &text);
+		rc = chain_up(spec, &text);
 	}
 	calvin_spec_text_free(&text);
 	if (rc) {
 		outdir_close(&dir);
-		jw_str(jout(), "chain", spec.name);
+		jw_str(jout(), "chain", spec->name);
 		jw_bool(jout(), "up", false);
 		return rc;
 	}
-	probe_args_apply(&spec, &a->probe, &merged);
-	merged.dir = a->probe.outdir ? &dir : NULL;
+	probe_args_apply(spec, &given, &merged);
+	merged.dir = given.outdir ? &dir : NULL;
 	/* a signal between up and the first probe: nothing to measure */
-	rc = calvin_quit ? 0 : chain_probe(&spec, &merged);
+	rc = calvin_quit ? 0 : chain_probe(spec, &merged);
 	fflush(stdout);
 	outdir_close(&dir);
-	down = chain_down(spec.name);
+	down = chain_down(spec->name);
 	jw_bool(jout(), "down", !down);
 	if (calvin_quit) {
-		calvin_err("interrupted; chain %s is %s", spec.name,
+		calvin_err("interrupted; chain %s is %s", spec->name,
 			   down ? "not fully down: run 'calvin down' again" : "down");
 		return quit_status();
 	}
 	return rc ? rc : down;
+}
+
+int cmd_run(const struct cmd_args *a)
+{
+	return with_spec(run_spec, a);
 }

@@ -198,10 +198,10 @@ static void placement_notes(const char *chain, struct json_object *o)
 
 /* One chain, as text or as an object of the array doc; 0, or an exit
  * code when it could not be read or a VNF could not. */
-static int chain_status(const char *chain, struct json_object *doc)
+static int chain_status_of(const char *chain, struct json_object *doc,
+			   struct calvin_chain_spec *spec)
 {
 	struct json_object *o = doc ? jw_obj() : NULL, *vnfs = doc ? jw_arr() : NULL;
-	struct calvin_chain_spec spec;
 	struct calvin_cpumask hk;
 	struct isolate_host host;
 	char why[CALVIN_ERR_LINE_MAX];
@@ -211,7 +211,7 @@ static int chain_status(const char *chain, struct json_object *doc)
 	jw_push(doc, o);
 	jw_str(o, "chain", chain);
 	jout_error_take(why, sizeof(why)); /* this chain's error, not an earlier one */
-	rc = deployed_spec(chain, &spec);
+	rc = deployed_spec(chain, spec);
 	if (rc) {
 		jout_error_take(why, sizeof(why));
 		jw_str(o, "error", why);
@@ -219,17 +219,30 @@ static int chain_status(const char *chain, struct json_object *doc)
 		return rc;
 	}
 	if (!o)
-		printf("chain %s (%s)\n", chain, spec.path);
+		printf("chain %s (%s)\n", chain, spec->path);
 	placement_notes(chain, o);
-	for (i = 0; i < spec.nr_vnfs; i++)
-		if (spec.vnfs[i].space == CALVIN_KERNEL ? kernel_stats(&spec, i, vnfs)
-							: user_stats(&spec, i, vnfs))
+	for (i = 0; i < spec->nr_vnfs; i++)
+		if (spec->vnfs[i].space == CALVIN_KERNEL ? kernel_stats(spec, i, vnfs)
+							 : user_stats(spec, i, vnfs))
 			failed++;
 	jw_add(o, "vnfs", vnfs);
 	/* the housekeeping CPUs the plan gave, which the probe runs on */
-	if (!isolate_host_detect(&host) && !chain_housekeeping(&spec, &hk))
-		isolation_status(stdout, &host, &spec, &hk, o);
+	if (!isolate_host_detect(&host) && !chain_housekeeping(spec, &hk))
+		isolation_status(stdout, &host, spec, &hk, o);
 	return failed ? CALVIN_EXIT_FAIL : 0;
+}
+
+/* chain_status_of() with the spec on the heap. */
+static int chain_status(const char *chain, struct json_object *doc)
+{
+	struct calvin_chain_spec *spec = spec_new();
+	int rc;
+
+	if (!spec)
+		return CALVIN_EXIT_FAIL;
+	rc = chain_status_of(chain, doc, spec);
+	free(spec);
+	return rc;
 }
 
 /* -j: status refused before it read any chain, as the array's one

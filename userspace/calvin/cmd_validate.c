@@ -6,25 +6,25 @@
  * this host cannot run it. */
 #include <stdio.h>
 
+#include "chain/chain.h"
 #include "commands.h"
 #include "hosts.h"
 #include "jout.h"
 #include "util.h"
 #include "util/util.h"
 
-int cmd_validate(const struct cmd_args *a)
+static int validate_spec(const struct cmd_args *a, struct calvin_chain_spec *spec)
 {
 	const char *path = a->arg[0];
-	struct calvin_chain_spec spec;
 	char unchecked[256];
 	int rc;
 
 	jw_str(jout(), "file", path);
-	rc = load_spec(path, &spec);
+	rc = load_spec(path, spec);
 	if (!rc)
-		hosts_show(&spec);
+		hosts_show(spec);
 	if (!rc)
-		rc = chain_check(&spec, true, NULL, unchecked, sizeof(unchecked));
+		rc = chain_check(spec, true, NULL, unchecked, sizeof(unchecked));
 	/* exit 4: the file is valid, this host is what falls short */
 	jw_bool(jout(), "valid", !rc || rc == CALVIN_EXIT_HOST);
 	if (rc == CALVIN_EXIT_HOST)
@@ -33,14 +33,19 @@ int cmd_validate(const struct cmd_args *a)
 		return rc;
 	if (calvin_json) {
 		jw_bool(jout(), "runnable", true);
-		jw_str(jout(), "chain", spec.name);
-		jw_u64(jout(), "vnfs", spec.nr_vnfs);
-		jw_u64(jout(), "budget_ns", spec.budget_ns);
+		jw_str(jout(), "chain", spec->name);
+		jw_u64(jout(), "vnfs", spec->nr_vnfs);
+		jw_u64(jout(), "budget_ns", spec->budget_ns);
 		jw_str(jout(), "unchecked", unchecked);
 	} else {
-		printf("%s: chain %s is valid: %u VNF%s, budget %.3f us%s%s\n", path, spec.name,
-		       spec.nr_vnfs, spec.nr_vnfs == 1 ? "" : "s", spec.budget_ns / 1e3,
+		printf("%s: chain %s is valid: %u VNF%s, budget %.3f us%s%s\n", path, spec->name,
+		       spec->nr_vnfs, spec->nr_vnfs == 1 ? "" : "s", spec->budget_ns / 1e3,
 		       unchecked[0] ? "; " : "", unchecked);
 	}
 	return 0;
+}
+
+int cmd_validate(const struct cmd_args *a)
+{
+	return with_spec(validate_spec, a);
 }

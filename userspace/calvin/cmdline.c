@@ -122,8 +122,8 @@ int cmd_parse(const struct calvin_cmd *cmd, int argc, char **argv, struct cmd_ar
 			rc = bad_option(cmd, c, argv[optind - 1]);
 			break;
 		default:
-			rc = cmd->opt ? cmd->opt(a, c, optarg)
-				      : bad_option(cmd, '?', argv[optind - 1]);
+			rc =
+			    cmd->opt ? cmd->opt(c, optarg) : bad_option(cmd, '?', argv[optind - 1]);
 		}
 	}
 	/* after a "--" that ends the options: positional, even if they start with '-' */

@@ -11,23 +11,6 @@
 #include "plan/plan.h"
 #include "spec/spec.h"
 
-/* Command-line overrides of a spec's probe section (0 = not given). */
-struct probe_args {
-	struct calvin_probe_spec p;
-	const char *raw;	  /* per-probe records to this file */
-	const char *outdir;	  /* -o: the report as files (report.md, samples.csv, pictures) */
-	const struct outdir *dir; /* that folder, taken (outdir.h) before anything ran */
-	bool check; /* exit CALVIN_EXIT_OVER_BUDGET when the verdict is not within budget */
-};
-
-/* Command-line settings of `calvin bench` (0 or NULL: the mode's default). */
-struct bench_args {
-	unsigned int rounds;  /* -n: rounds of every configuration */
-	unsigned int count;   /* -c: probes per configuration and round */
-	double seconds;	      /* -t: seconds of each measurement that runs for a time */
-	const char *outdir;   /* -o: the report directory */
-};
-
 /* Most positional arguments a subcommand takes (exec: CHAIN NODE; bench: MODE CHAIN). */
 #define CMD_MAX_ARGS 2
 
@@ -35,12 +18,8 @@ struct bench_args {
 struct cmd_args {
 	unsigned int nr; /* positional arguments, in the order given */
 	char *arg[CMD_MAX_ARGS];
-	char **tail;		 /* exec: CMD [ARG...] after "--", NULL-terminated */
-	bool help;		 /* -h, --help: print the usage, do nothing else */
-	struct probe_args probe; /* probe, run */
-	bool all;		 /* down --all */
-	bool admit;		 /* up --admit */
-	struct bench_args bench; /* bench */
+	char **tail; /* exec: CMD [ARG...] after "--", NULL-terminated */
+	bool help;   /* -h, --help: print the usage, do nothing else */
 };
 
 /* A subcommand: the dispatch table in main.c holds one per command, with
@@ -53,10 +32,11 @@ struct calvin_cmd {
 	const char *usage;		 /* `calvin help NAME`: what it does, its options */
 	unsigned int min_args, max_args; /* positional arguments */
 	bool tail;			 /* takes "-- CMD [ARG...]" after its arguments */
-	/* its own options (-j, -v and -h are everyone's), and what takes them */
+	/* its own options (-j, -v and -h are everyone's), and what takes
+	 * them: each command keeps what they say in its own file */
 	const struct option *opts;
 	const char *shortopts;
-	int (*opt)(struct cmd_args *a, int c, const char *arg);
+	int (*opt)(int c, const char *arg);
 };
 
 /* Parse argv (argv[0] is the command's name): options before, between and
@@ -77,23 +57,33 @@ int cmd_exec(const struct cmd_args *a);
 int cmd_keygen(const struct cmd_args *a);
 int cmd_bench(const struct cmd_args *a);
 
-/* Options of probe and run, and down's --all. */
+/* Each command's options, and what takes them (cmd_NAME.c): probe's
+ * (which run and up --admit share), up's, down's --all, bench's. */
 extern const struct option probe_options[];
 #define PROBE_SHORTOPTS "c:r:ps:o:"
-int probe_option(struct cmd_args *a, int c, const char *arg);
-extern const struct option down_options[];
-int down_option(struct cmd_args *a, int c, const char *arg);
-/* up's --admit and the probe options it takes (admit.c) */
+int probe_option(int c, const char *arg);
+int run_option(int c, const char *arg);
 extern const struct option up_options[];
 #define UP_SHORTOPTS "c:r:ps:"
-int up_option(struct cmd_args *a, int c, const char *arg);
+int up_option(int c, const char *arg);
+extern const struct option down_options[];
+int down_option(int c, const char *arg);
 extern const struct option bench_options[];
 #define BENCH_SHORTOPTS "n:c:t:o:"
-int bench_option(struct cmd_args *a, int c, const char *arg);
+int bench_option(int c, const char *arg);
+/* A probe option (probe_options) into a; 0 or an exit code after one line. */
+struct probe_args;
+int probe_args_option(struct probe_args *a, int c, const char *arg);
 
 /* -j on any subcommand */
 extern bool calvin_json;
 
+/* A zeroed spec on the heap (free() it), or NULL after one line. */
+struct calvin_chain_spec *spec_new(void);
+/* fn with a zeroed spec on the heap (268 KiB: never a local variable, see
+ * FRAME_MAX in the Makefile); 1 after one line when there is no memory. */
+int with_spec(int (*fn)(const struct cmd_args *a, struct calvin_chain_spec *spec),
+	      const struct cmd_args *a);
 /* Load and check a spec file; prints the one error line itself. */
 int load_spec(const char *path, struct calvin_chain_spec *spec);
 /* The same, and the bytes it was parsed from (resolved: key files named by
@@ -106,21 +96,8 @@ int check_name(const char *what, const char *name);
 /* The key files of a spec's encrypt/decrypt VNFs are there, safe and
  * well-formed; prints the error line itself. Needs no root. */
 int check_key_files(const struct calvin_chain_spec *spec);
-/* The guest image a libvirt chain names holds a kernel and an initramfs:
- * 0, or CALVIN_EXIT_USAGE with the error printed at the image value. */
-int check_vm_image(const struct calvin_chain_spec *spec);
 /* Refuse politely unless root. */
 int need_root(const char *what);
-/* Everything `up` checks before the first resource exists, but the plan:
- * the file's key files and names, then whether this host can run it (the
- * backend's check, libxdp's dispatcher). offline (`validate`): no root
- * needed, nothing started or connected to; what that leaves unchecked
- * goes to unchecked ("" if nothing). keys (`up`): the key files are read
- * into it, once, for the deployment; NULL: checked and forgotten. Returns
- * an exit code after one line. */
-struct calvin_keyring;
-int chain_check(const struct calvin_chain_spec *spec, bool offline, struct calvin_keyring *keys,
-		char *unchecked, size_t len);
 /* The placement for spec on this host (CALVIN_HOST_ROOT: a fake host for
  * tests), and the host as read when host is not NULL; prints the error
  * line itself. */
@@ -138,42 +115,12 @@ void plan_unlock(int *fd);
 /* Is a probe of size bytes big enough for every hop record of the chain?
  * Prints the error line itself. */
 int check_probe_size(const struct calvin_chain_spec *spec, unsigned int size);
-/* Deploy spec, parsed from text (returns an exit code; on failure nothing
- * is left behind). The key files are read once, here. */
-int chain_up(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text);
-/* Apply changed kernel VNF parameters to a deployed chain (re-up). */
-int chain_update(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text);
-/* Tear a chain down (returns an exit code; harmless when not deployed). */
-int chain_down(const char *chain);
-struct node_backend;
-struct chain_state;
-/* Undo what a journal names: isolation, then the backend's resources.
- * 0 or -errno. */
-int chain_undo(const struct node_backend *be, struct chain_state *s);
 /* What the plan of a deployed chain degraded, as its plan record says,
  * into d (CALVIN_MAX_VNFS entries): how many (0 without a record). */
 unsigned int chain_degraded(const char *chain, struct calvin_degraded *d);
 /* The spec a deployed chain was brought up with. */
 int deployed_spec(const char *chain, struct calvin_chain_spec *spec);
 
-/* `probe --check` and `run --check`: the chain missed its budget (or lost
- * probes), distinct from a failure to measure. */
-#define CALVIN_EXIT_OVER_BUDGET 3
-
-/* The spec's probe section with the overrides applied. */
-void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_args *a,
-		      struct probe_args *out);
-/* Probe a deployed chain and print the report; returns an exit code. */
-int chain_probe(const struct calvin_chain_spec *spec, const struct probe_args *a);
-/* up --admit: are the command line's options right for spec (probe
- * options only with --admit, a size that holds the hop records, not a
- * chain deployed already)? 0 or an exit code, after one line. */
-int admit_check(const struct calvin_chain_spec *spec, const struct cmd_args *a);
-/* up --admit, once the chain is up: probe it briefly (ADMIT_COUNT paced
- * probes unless given says otherwise) and keep it if it is within budget;
- * tear it down otherwise. 0 when admitted, CALVIN_EXIT_OVER_BUDGET when
- * it missed its budget or lost probes, 1 when it could not be measured. */
-int chain_admit(const struct calvin_chain_spec *spec, const struct probe_args *given);
 /* Write the report of a probe run into d (outdir.c); raw holds the run's
  * per-probe records. placement and command may be NULL. */
 struct calvin_probe_result;

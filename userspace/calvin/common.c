@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* What several subcommands share: loading specs, root, placement. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,34 @@
 #include "plan/plan.h"
 #include "state.h"
 #include "util.h"
+
+#ifdef CALVIN_FRAME_MAX
+_Static_assert(sizeof(struct calvin_chain_spec) > CALVIN_FRAME_MAX,
+	       "the chain spec fits under the Makefile's FRAME_MAX: lower it, or a spec on a stack "
+	       "goes unseen");
+#endif
+
+struct calvin_chain_spec *spec_new(void)
+{
+	struct calvin_chain_spec *spec = calloc(1, sizeof(*spec));
+
+	if (!spec)
+		calvin_err("out of memory for a chain spec");
+	return spec;
+}
+
+int with_spec(int (*fn)(const struct cmd_args *a, struct calvin_chain_spec *spec),
+	      const struct cmd_args *a)
+{
+	struct calvin_chain_spec *spec = spec_new();
+	int rc;
+
+	if (!spec)
+		return CALVIN_EXIT_FAIL;
+	rc = fn(a, spec);
+	free(spec);
+	return rc;
+}
 
 int load_spec(const char *path, struct calvin_chain_spec *spec)
 {
@@ -62,30 +89,12 @@ int check_key_files(const struct calvin_chain_spec *spec)
 	return spec_files_check(calvin_spec_check_key_files, spec);
 }
 
-int check_vm_image(const struct calvin_chain_spec *spec)
-{
-	return spec_files_check(calvin_spec_check_image, spec);
-}
-
 int need_root(const char *what)
 {
 	if (geteuid() == 0)
 		return 0;
 	calvin_err("%s needs root (network namespaces, XDP, bpffs); run it as root", what);
 	return CALVIN_EXIT_USAGE;
-}
-
-int host_cannot(const struct calvin_chain_spec *spec, const char *fmt, ...)
-{
-	char why[CALVIN_ERR_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	calvin_err("%s: chain %s is valid, but this host cannot run it: %s", spec->path, spec->name,
-		   why);
-	return CALVIN_EXIT_HOST;
 }
 
 /* The host to plan for: "/", or a tree that looks like one (tests). */

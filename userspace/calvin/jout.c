@@ -8,6 +8,9 @@
 #include "util.h"
 #include "util/util.h"
 
+/* -j, given to any command */
+bool calvin_json;
+
 static struct json_object *doc;
 static bool pretty;
 static char first_error[CALVIN_ERR_MAX];

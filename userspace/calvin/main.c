@@ -9,8 +9,6 @@
 #include "util.h"
 #include "util/util.h"
 
-bool calvin_json;
-
 static int cmd_help(const struct cmd_args *a);
 
 #define PROBE_OPTIONS_USAGE                                                                        \
@@ -129,7 +127,7 @@ static const struct calvin_cmd cmds[] = {
 		   "measured so far and tears the chain down.\n\n" PROBE_OPTIONS_USAGE,
 	  .opts = probe_options,
 	  .shortopts = PROBE_SHORTOPTS,
-	  .opt = probe_option },
+	  .opt = run_option },
 	{ .name = "bench",
 	  .run = cmd_bench,
 	  .min_args = 2,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Small helpers of the controller: errors, commands, namespaces, files. */
+/* Small helpers of the controller: errors, namespaces, files. */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -140,101 +140,6 @@ void calvin_info(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-/* In the child: stdin, the output's way (a pipe to calvin, /dev/null),
- * the node and the folder it runs in, nothing else of calvin's. */
-static void cmd_child(const struct run_opts *o, const char *path, const char *const argv[], int out)
-{
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC), saved;
-
-	/* calvin ignores a reader that left; the programs it runs need not */
-	signal(SIGPIPE, SIG_DFL);
-	dup2(o->in_fd > 0 ? o->in_fd : null, STDIN_FILENO);
-	dup2(calvin_verbose ? out : null, STDOUT_FILENO);
-	dup2(calvin_verbose || !o->quiet_fail ? out : null, STDERR_FILENO);
-	if (o->netns && netns_enter(o->netns, &saved) < 0) {
-		fprintf(stderr, "calvin: cannot enter network namespace %s: %s\n", o->netns,
-			strerror(errno));
-		_exit(126);
-	}
-	if (o->dir_fd > 0 && fchdir(o->dir_fd) < 0)
-		_exit(126);
-	/* a lock whoever ran calvin holds (flock(1)) must not live on in it */
-	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-	execv(path, (char *const *)argv);
-	fprintf(stderr, "calvin: cannot run %s: %s\n", path, strerror(errno));
-	_exit(127);
-}
-
-/* What the child says goes to calvin's stderr, never its stdout: a pipe
- * calvin reads, so a reader of calvin's that went away costs only the
- * text (calvin ignores EPIPE) and never the program's life. */
-static void relay(int from)
-{
-	char buf[4096];
-	ssize_t n, w;
-
-	for (;;) {
-		n = read(from, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		w = write(STDERR_FILENO, buf, (size_t)n);
-		(void)w; /* nobody reads calvin's stderr any more: drain on */
-	}
-}
-
-int run_cmd_opts(const struct run_opts *o, const char *const argv[])
-{
-	const char *path = argv[0][0] == '/' ? argv[0] : tool_need(argv[0]);
-	int status, out[2];
-	pid_t pid;
-
-	if (!path)
-		return 127;
-	if (calvin_verbose) {
-		fprintf(stderr, "+%s%s", o->netns ? " [netns " : "", o->netns ? o->netns : "");
-		fputs(o->netns ? "]" : "", stderr);
-		for (const char *const *a = argv; *a; a++)
-			fprintf(stderr, " %s", *a);
-		fputc('\n', stderr);
-	}
-	if (pipe2(out, O_CLOEXEC) < 0)
-		return -errno;
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		status = -errno;
-		close(out[0]);
-		close(out[1]);
-		return status;
-	}
-	if (pid == 0)
-		cmd_child(o, path, argv, out[1]);
-	close(out[1]);
-	relay(out[0]);
-	close(out[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status))
-		status = WEXITSTATUS(status);
-	else
-		status = 128 + WTERMSIG(status);
-	/* a child that died of the user's Ctrl-C is part of that one line */
-	if (status && !o->quiet_fail && !calvin_quit)
-		calvin_err("'%s %s ...' failed with status %d", argv[0], argv[1] ? argv[1] : "",
-			   status);
-	return status;
-}
-
-int run_cmd(const char *const argv[], bool quiet_fail)
-{
-	struct run_opts o = { .quiet_fail = quiet_fail };
-
-	return run_cmd_opts(&o, argv);
 }
 
 bool netns_exists(const char *name)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Capture of DPDK's log during startup.
+/* calvin-vnf's messages: its one-line errors, and the capture of DPDK's
+ * log during startup.
  *
  * A failing EAL init or af_xdp setup logs several lines of its own; the
  * controller wants one line per failure. While captured, DPDK's messages
@@ -7,6 +8,7 @@
  * generic "Failed to ..." of the callers) becomes the reason in our line.
  * With CALVIN_VNF_LOG_LEVEL set, nothing is captured: DPDK logs as usual.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 
 #include "vnf.h"
 
+static const char *err_name = "?";
 static char log_buf[4096];
 static char log_first[256];
 static FILE *log_mem;
@@ -58,4 +61,21 @@ void vnf_log_release(void)
 	rte_openlog_stream(NULL);
 	fclose(log_mem);
 	log_mem = NULL;
+}
+
+/* Set once the command line is parsed: every later line names the VNF. */
+void vnf_err_name(const char *name)
+{
+	err_name = name;
+}
+
+void vnf_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, VNF_PROG ": %s: ", err_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }

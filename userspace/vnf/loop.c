@@ -19,16 +19,6 @@
 
 volatile sig_atomic_t vnf_quit;
 
-/* CLOCK_MONOTONIC is what bpf_ktime_get_ns() reads, so user-space and
- * kernel hop records of one host can be compared. Read through the vDSO. */
-uint64_t vnf_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* Send n frames out of one port; probes (if any) are stamped as late as
  * possible before the hand-off. What the PMD does not take is freed and
  * counted: holding it back would only add latency to the next burst. */

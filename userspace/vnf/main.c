@@ -7,7 +7,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,19 +22,6 @@
 
 #define VNF_LINK_TIMEOUT_MS 3000
 #define VNF_EAL_ARGS 16
-
-static const char *err_name = "?";
-
-void vnf_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, VNF_PROG ": %s: ", err_name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void on_signal(int sig)
 {
@@ -213,7 +199,7 @@ int main(int argc, char **argv)
 		vnf_usage(err > 0 ? stdout : stderr);
 		return err > 0 ? 0 : 2;
 	}
-	err_name = vnf.cfg.name;
+	vnf_err_name(vnf.cfg.name);
 	signals_setup();
 
 	/* 2. EAL on the one lcore we were given; its log is ours until we run. */

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <rte_common.h>
 #include <rte_ether.h>
@@ -27,6 +28,16 @@
 #define VNF_PROG "calvin-vnf"
 #define VNF_MAX_BURST 64
 #define VNF_NAME_MAX 32 /* chain and VNF names: they end up in the file prefix */
+
+/* CLOCK_MONOTONIC is what bpf_ktime_get_ns() reads, so user-space and
+ * kernel hop records of one host can be compared. Read through the vDSO. */
+static inline uint64_t vnf_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 enum vnf_side { VNF_WEST = 0, VNF_EAST = 1, VNF_SIDES };
 
@@ -229,7 +240,6 @@ const char *vnf_pmd_name(enum vnf_pmd pmd);
 /* loop.c */
 extern volatile sig_atomic_t vnf_quit; /* set by the SIGINT and SIGTERM handler */
 int vnf_loop(void *arg);
-uint64_t vnf_now_ns(void);
 void vnf_tx(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side out, struct rte_mbuf **pkts,
 	    uint16_t n, struct vnf_probes *probes);
 
@@ -281,9 +291,12 @@ struct rte_mbuf *vnf_frame_build(struct rte_mempool *pool, const uint8_t *tmpl,
 extern const struct vnf_transform vnf_nc_encode, vnf_nc_decode;
 extern const struct vnf_transform vnf_encrypt, vnf_decrypt;
 
-/* transforms.c */
+/* forward.c: the transforms that only readdress */
+extern const struct vnf_transform vnf_forward, vnf_echo;
 void vnf_forward_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
 			 struct rte_mbuf **pkts, uint16_t n, uint64_t t_in);
+
+/* transforms.c */
 const struct vnf_transform *vnf_transform_find(const char *name);
 void vnf_transforms_list(FILE *out);
 
@@ -299,12 +312,11 @@ void vnf_handover_stop(struct vnf *vnf, enum vnf_side side);
 /* xdp_query.c */
 int vnf_xdp_attached(unsigned int ifindex);
 
-/* log.c */
+/* log.c: one line on stderr, "calvin-vnf: NAME: ..." */
+void vnf_err_name(const char *name);
+void vnf_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vnf_log_capture(void);
 const char *vnf_log_first(void);
 void vnf_log_release(void);
-
-/* main.c: one line on stderr, "calvin-vnf: NAME: ..." */
-void vnf_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* CALVIN_VNF_H */

@@ -27,8 +27,6 @@
 #include "state.h"
 #include "util.h"
 
-bool calvin_json; /* main.c's, which this test does not link */
-
 /* short, so that every path under it fits */
 static char root[256], self[PATH_MAX];
 

@@ -19,37 +19,6 @@
 
 #define MAX_CHAINS 64
 
-void ctx_note(struct isolate_ctx *x, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (x->note[0])
-		return; /* the first says enough */
-	va_start(ap, fmt);
-	vsnprintf(x->note, sizeof(x->note), fmt, ap);
-	va_end(ap);
-}
-
-int rec_write_from(struct isolate_ctx *x, const char *path, const char *from, const char *text)
-{
-	char old[CALVIN_HOSTREC_VALUE_MAX];
-	int err;
-
-	if (!calvin_hostrec_original(&x->rec.r, path)) {
-		err = read_text(from, old, sizeof(old));
-		if (!err)
-			err = hostrec_add(&x->rec, HR_FILE, path, old);
-		if (err)
-			return err;
-	}
-	return write_text(path, text);
-}
-
-int rec_write(struct isolate_ctx *x, const char *path, const char *text)
-{
-	return rec_write_from(x, path, path, text);
-}
-
 static void ctx_init(struct isolate_ctx *x, const struct isolate_host *h)
 {
 	char path[PATH_MAX];

@@ -4,6 +4,7 @@
  * A lock file beside it (never removed, so every controller locks the same
  * inode) serialises the chains that join and leave. */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,4 +191,37 @@ void hostrec_close(struct hostrec_file *f, bool remove)
 	close(f->lock_fd);
 	calvin_hostrec_free(&f->r);
 	f->fd = -1;
+}
+
+/* What the isolation steps share: the first note of a run, and writes
+ * that record the value they replace first. */
+void ctx_note(struct isolate_ctx *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (x->note[0])
+		return; /* the first says enough */
+	va_start(ap, fmt);
+	vsnprintf(x->note, sizeof(x->note), fmt, ap);
+	va_end(ap);
+}
+
+int rec_write_from(struct isolate_ctx *x, const char *path, const char *from, const char *text)
+{
+	char old[CALVIN_HOSTREC_VALUE_MAX];
+	int err;
+
+	if (!calvin_hostrec_original(&x->rec.r, path)) {
+		err = read_text(from, old, sizeof(old));
+		if (!err)
+			err = hostrec_add(&x->rec, HR_FILE, path, old);
+		if (err)
+			return err;
+	}
+	return write_text(path, text);
+}
+
+int rec_write(struct isolate_ctx *x, const char *path, const char *text)
+{
+	return rec_write_from(x, path, path, text);
 }

@@ -27,14 +27,6 @@
 #define BOOT_DONE "Kernel panic"
 #define EMULATOR "/usr/bin/qemu-system-x86_64"
 
-void lv_image(const struct calvin_chain_spec *s, char *dir, size_t len)
-{
-	if (s->libvirt.image[0])
-		snprintf(dir, len, "%s", s->libvirt.image);
-	else
-		snprintf(dir, len, "%s/vm-images/cloud", calvin_lib_dir());
-}
-
 static long long now_ms(void)
 {
 	struct timespec ts;

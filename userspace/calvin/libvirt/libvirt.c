@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The libvirt backend: each VNF node is a pinned VM (domain.c) whose agent
  * deploys the VNF (agent.c); the probe and the server are network
- * namespaces on the host, made by the netns backend's own code; links are
+ * namespaces on the host (nodes/, shared with the netns backend); links are
  * taps and veths joined on the host (links.c). VMs boot in parallel: all
  * are started before the first agent is waited for. */
 #include <errno.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../netns/netns.h"
 #include "commands.h"
 #include "lv.h"
+#include "nodes/nodes.h"
 #include "util.h"
 
 static bool is_endpoint(const struct calvin_chain_spec *s, const char *node)
@@ -46,8 +46,12 @@ static int check_image(const struct calvin_chain_spec *s)
 {
 	char dir[PATH_MAX], why[PATH_MAX + 128];
 
-	if (s->libvirt.image[0])
-		return check_vm_image(s);
+	if (s->libvirt.image[0]) {
+		if (!calvin_spec_check_image(s, why, sizeof(why)))
+			return 0;
+		calvin_err_line(why);
+		return CALVIN_EXIT_USAGE;
+	}
 	lv_image(s, dir, sizeof(dir));
 	if (!calvin_vm_image_check(dir, why, sizeof(why)))
 		return 0;
@@ -112,7 +116,7 @@ static int lv_node_create(struct deploy *d, unsigned int n)
 	int err;
 
 	if (n == 0 || n + 1 == d->nr_nodes)
-		return netns_backend.node_create(d, n);
+		return nsnode_create(d, n);
 	err = lv_tap_create(d, n, CALVIN_WEST);
 	if (!err)
 		err = lv_tap_create(d, n, CALVIN_EAST);
@@ -129,16 +133,16 @@ static int lv_endpoints_setup(struct deploy *d)
 	int err;
 
 	calvin_vm_mac(mac, s->name, 1, CALVIN_WEST);
-	err = netns_endpoint(d, PROBE_NODE, IF_EAST, PROBE_ADDR, SERVER_ADDR, mac);
+	err = nsnode_endpoint(d, PROBE_NODE, IF_EAST, PROBE_ADDR, SERVER_ADDR, mac);
 	if (err)
 		return err;
 	calvin_vm_mac(mac, s->name, last - 1, CALVIN_EAST);
-	return netns_endpoint(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, mac);
+	return nsnode_endpoint(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, mac);
 }
 
 static int lv_server(struct deploy *d)
 {
-	return netns_backend.server(d);
+	return nsnode_server(d);
 }
 
 static int lv_user_vnf(struct deploy *d, unsigned int vnf)
@@ -149,7 +153,7 @@ static int lv_user_vnf(struct deploy *d, unsigned int vnf)
 static int lv_node_enter(const struct calvin_chain_spec *s, const char *node, int *saved)
 {
 	if (is_endpoint(s, node))
-		return netns_node_enter(s, node, saved);
+		return nsnode_enter(s, node, saved);
 	calvin_err("node '%s' of chain %s is a VM; only the probe and the server are namespaces "
 		   "calvin can enter (its console log is in %s/%s.d/)",
 		   node, s->name, calvin_run_dir(), s->name);
@@ -162,7 +166,7 @@ static int lv_node_exec(const struct calvin_chain_spec *s, const char *node, cha
 
 	if (!is_endpoint(s, node))
 		return lv_node_enter(s, node, &saved) ? CALVIN_EXIT_USAGE : CALVIN_EXIT_FAIL;
-	return netns_node_exec(s, node, argv);
+	return nsnode_exec(s, node, argv);
 }
 
 static int lv_kernel_update(const struct calvin_chain_spec *s, unsigned int vnf)
@@ -173,7 +177,7 @@ static int lv_kernel_update(const struct calvin_chain_spec *s, unsigned int vnf)
 	return -EOPNOTSUPP;
 }
 
-/* VMs first (they hold the taps), then links, then what netns made. */
+/* VMs first (they hold the taps), then links, then the namespaces. */
 static int lv_destroy(struct chain_state *s)
 {
 	int err = 0;
@@ -182,7 +186,7 @@ static int lv_destroy(struct chain_state *s)
 		err = -EIO;
 	if (lv_links_destroy(s))
 		err = -EIO;
-	if (netns_destroy(s))
+	if (nsnode_destroy(s))
 		err = -EIO;
 	return err;
 }

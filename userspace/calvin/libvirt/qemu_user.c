@@ -26,6 +26,15 @@
 #include "lv.h"
 #include "util.h"
 
+/* The guest image folder of a chain: its own, or calvin's (make vm-image). */
+void lv_image(const struct calvin_chain_spec *s, char *dir, size_t len)
+{
+	if (s->libvirt.image[0])
+		snprintf(dir, len, "%s", s->libvirt.image);
+	else
+		snprintf(dir, len, "%s/vm-images/cloud", calvin_lib_dir());
+}
+
 /* Become u in this process (a child's): its groups, then its group, then
  * itself. 0 or -errno. */
 int lv_qemu_become(const struct lv_qemu_user *u)

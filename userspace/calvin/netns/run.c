@@ -15,34 +15,6 @@
 #include "netns.h"
 #include "util.h"
 
-int netns_node_enter(const struct calvin_chain_spec *s, const char *node, int *saved)
-{
-	char ns[128];
-	int err;
-
-	err = node_netns(ns, sizeof(ns), s->name, node);
-	if (!err)
-		err = netns_enter(ns, saved);
-	if (err)
-		calvin_err("cannot enter node '%s' of chain %s (%s): %s", node, s->name, ns,
-			   strerror(-err));
-	return err;
-}
-
-/* Like `nsenter --net`: only the network namespace changes, so bpffs and
- * /sys stay the host's. */
-int netns_node_exec(const struct calvin_chain_spec *s, const char *node, char *const argv[])
-{
-	int saved;
-
-	if (netns_node_enter(s, node, &saved))
-		return CALVIN_EXIT_FAIL;
-	close(saved);
-	execvp(argv[0], argv);
-	calvin_err("cannot run '%s' in node '%s': %s", argv[0], node, strerror(errno));
-	return errno == ENOENT ? 127 : 126;
-}
-
 int netns_kernel_stats(const struct calvin_chain_spec *s, unsigned int vnf,
 		       struct kvnf_counters *out)
 {

@@ -3,22 +3,16 @@
  * node's namespace, pinned (or not, as planned), journalled before it can
  * do anything. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <linux/close_range.h>
 
 #include "guest/guest.h"
 #include "isolate/isolate.h"
 #include "netns.h"
 #include "sa_pipe.h"
+#include "vnf_start.h"
 #include "util.h"
 #include "util/util.h"
 
@@ -63,36 +57,46 @@ int netns_dpdk_dir(char *out, size_t len, const char *chain, const char *vnf)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* In the child: wait for the parent's go (it has journalled our PID by
- * then), enter the node, exec. EOF on the pipe means the controller died
- * before it could journal us: leave without a trace. */
-static void vnf_child(struct deploy *d, unsigned int i, struct calvin_vnf_argv *a, int go,
-		      int ready, int keys, const char *log)
+/* What the child and the parent's hook of vnf_start() need. */
+struct vnf_place {
+	struct deploy *d;
+	unsigned int i;
+	const char *log;
+};
+
+/* In the child, once journalled: leave the controller's journal and
+ * terminal behind, enter the node. */
+static int vnf_child(void *arg)
 {
-	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
-	char ns[128], c;
+	const struct vnf_place *p = arg;
+	char ns[128];
 	int saved;
 
 	/* the journal's lock belongs to the controller alone */
-	close(d->state->fd);
-	child_detach(log);
-	if (read(go, &c, 1) != 1)
-		_exit(1);
-	node_netns(ns, sizeof(ns), d->spec->name, calvin_vnf_node(v));
+	close(p->d->state->fd);
+	child_detach(p->log);
+	node_netns(ns, sizeof(ns), p->d->spec->name, calvin_vnf_node(&p->d->spec->vnfs[p->i]));
 	if (netns_enter(ns, &saved) < 0) {
 		fprintf(stderr, "calvin: cannot enter %s\n", ns);
-		_exit(1);
+		return -1;
 	}
-	snprintf(a->ready_fd, sizeof(a->ready_fd), "%d", ready);
-	/* Only the ready fd and the keys go on: a lock whoever ran calvin holds
-	 * (flock(1) passes its fd on) must not live as long as the VNF. */
-	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-	fcntl(ready, F_SETFD, 0);
-	if (keys >= 0)
-		fcntl(keys, F_SETFD, 0);
-	execv(a->argv[0], a->argv);
-	fprintf(stderr, "calvin: cannot run %s: %s\n", a->argv[0], strerror(errno));
-	_exit(127);
+	return 0;
+}
+
+/* In the parent, before the child goes on: journal it, and on a CPU
+ * other chains isolated already, start it in their cpuset. */
+static int vnf_started(void *arg, pid_t pid)
+{
+	const struct vnf_place *p = arg;
+	unsigned long long st = proc_start_time(pid);
+	char ns[128];
+	int err;
+
+	node_netns(ns, sizeof(ns), p->d->spec->name, calvin_vnf_node(&p->d->spec->vnfs[p->i]));
+	err = state_add(p->d->state, ST_PROC, ns, NULL, pid, st);
+	if (!err)
+		err = isolation_vnf_start(p->d, p->i, pid);
+	return err;
 }
 
 /* Last line of a log, for a one-line error: the VNF's (and DPDK's)
@@ -109,26 +113,6 @@ static void last_line(const char *log, char *out, size_t len)
 		if (line[0] != '\n')
 			calvin_text_escape(line, strcspn(line, "\n"), out, len);
 	fclose(f);
-}
-
-/* Wait for the ready line on fd; pmd[] gets what it says of each port. */
-static int vnf_wait_ready(int fd, int pmd[CALVIN_READY_SIDES])
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	char buf[128];
-	ssize_t n;
-	int r;
-
-	r = poll(&p, 1, VNF_READY_TIMEOUT_MS);
-	if (r == 0)
-		return -ETIMEDOUT;
-	if (r < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n <= 0)
-		return -ECHILD;
-	buf[n] = '\0';
-	return calvin_ready_parse(buf, pmd);
 }
 
 /* An af_packet port on a veth sees nothing its neighbour's XDP program
@@ -160,9 +144,9 @@ static int vnf_ports_finish(struct deploy *d, unsigned int i, const int pmd[CALV
 	return 0;
 }
 
-/* An encrypt or decrypt VNF's traffic keys in a pipe for it to inherit
- * (the first epoch of this deployment), in *fd; -1 for other kinds. */
-static int vnf_keys(struct deploy *d, unsigned int i, int *fd)
+/* An encrypt or decrypt VNF's traffic keys of an epoch in a pipe for it to
+ * inherit, in *fd; -1 for other kinds. */
+static int vnf_keys(struct deploy *d, unsigned int i, uint32_t epoch, int *fd)
 {
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
 	struct calvin_sa_set set;
@@ -171,7 +155,7 @@ static int vnf_keys(struct deploy *d, unsigned int i, int *fd)
 	*fd = -1;
 	if (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT)
 		return 0;
-	err = deploy_sa_set(d, i, 1, &set);
+	err = deploy_sa_set(d, i, epoch, &set);
 	if (err)
 		return err;
 	err = sa_set_pipe(&set);
@@ -184,20 +168,27 @@ static int vnf_keys(struct deploy *d, unsigned int i, int *fd)
 	return 0;
 }
 
-int netns_user_vnf(struct deploy *d, unsigned int i)
+int netns_vnf_start(struct deploy *d, unsigned int i, uint32_t epoch)
 {
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
-	int go[2], ready[2], pmd[CALVIN_READY_SIDES], keys, err;
-	char path[PATH_MAX], ns[128], log[PATH_MAX + 64], why[CALVIN_ESCAPED_LEN(512)],
-	    bin[PATH_MAX];
+	char path[PATH_MAX], log[PATH_MAX + 64], why[CALVIN_ESCAPED_LEN(512)], bin[PATH_MAX];
+	struct vnf_place place = { .d = d, .i = i, .log = log };
 	struct calvin_vnf_argv a;
-	unsigned long long st;
+	struct vnf_start start = {
+		.prog = "calvin",
+		.argv = &a,
+		.ready_timeout_ms = VNF_READY_TIMEOUT_MS,
+		.child = vnf_child,
+		.started = vnf_started,
+		.ctx = &place,
+	};
+	int pmd[CALVIN_READY_SIDES], err;
 	pid_t pid;
 
-	err = vnf_keys(d, i, &keys);
+	err = vnf_keys(d, i, epoch, &start.keys_fd);
 	if (err)
 		return err;
-	err = vnf_args_fill(d, i, keys, &a, bin, sizeof(bin));
+	err = vnf_args_fill(d, i, start.keys_fd, &a, bin, sizeof(bin));
 	if (err)
 		goto close_keys;
 	/* DPDK's af_xdp PMD attaches XDP programs to the node's veths; a VNF
@@ -215,60 +206,21 @@ int netns_user_vnf(struct deploy *d, unsigned int i)
 	if (err)
 		goto close_keys;
 	snprintf(log, sizeof(log), "%s/%s.log", path, v->name);
-	if (pipe2(go, O_CLOEXEC) < 0) {
-		err = -errno;
-		goto close_keys;
-	}
-	if (pipe(ready) < 0) {
-		err = -errno;
-		goto close_go;
-	}
-	pid = fork();
-	if (pid < 0) {
-		err = -errno;
-		goto close_ready;
-	}
-	if (pid == 0) {
-		close(go[1]);
-		close(ready[0]);
-		vnf_child(d, i, &a, go[0], ready[1], keys, log);
-	}
-	close(go[0]);
-	close(ready[1]);
-	go[0] = ready[1] = -1;
-	st = proc_start_time(pid);
-	node_netns(ns, sizeof(ns), d->spec->name, calvin_vnf_node(v));
-	err = state_add(d->state, ST_PROC, ns, NULL, pid, st);
-	/* on a CPU other chains isolated already, it must start in their cpuset */
-	if (!err)
-		err = isolation_vnf_start(d, i, pid);
-	if (err) {
-		kill(pid, SIGKILL);
-		goto close_ready;
-	}
-	if (write(go[1], "g", 1) != 1) {
-		err = -errno;
-		goto close_ready;
-	}
-	err = vnf_wait_ready(ready[0], pmd);
+	err = vnf_start(&start, &pid, pmd);
 	if (!err) {
 		err = vnf_ports_finish(d, i, pmd, log);
-	} else if (err != -EINTR) {
+	} else if (pid && err != -EINTR) {
 		/* Ctrl-C is not the VNF's fault; the rollback stops it */
 		last_line(log, why, sizeof(why));
 		calvin_err("%s: user VNF did not start: %s", v->name, why);
 	}
-close_ready:
-	if (ready[0] >= 0)
-		close(ready[0]);
-	if (ready[1] >= 0)
-		close(ready[1]);
-close_go:
-	if (go[0] >= 0)
-		close(go[0]);
-	close(go[1]);
 close_keys:
-	if (keys >= 0)
-		close(keys);
+	if (start.keys_fd >= 0)
+		close(start.keys_fd);
 	return err;
+}
+
+int netns_user_vnf(struct deploy *d, unsigned int i)
+{
+	return netns_vnf_start(d, i, 1);
 }

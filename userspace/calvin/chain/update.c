@@ -15,9 +15,10 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "chain/chain.h"
 #include "commands.h"
-#include "jout.h"
 #include "guest/guest.h"
+#include "jout.h"
 #include "kvnf.h"
 #include "spec/spec.h"
 #include "util.h"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Tear-down of a netns deployment from its journal. Each step checks what
+/* Tear-down of what a journal names on this host (a netns deployment,
+ * a libvirt chain's namespaces, the bench's conventional stack). Each step checks what
  * is there and treats "already gone" as done, so it works after a crash at
  * any point of `up` and when run twice. */
 #include <dirent.h>
@@ -12,7 +13,7 @@
 #include <unistd.h>
 
 #include "loader.h"
-#include "netns.h"
+#include "nodes.h"
 #include "nl/nl.h"
 #include "util.h"
 
@@ -64,7 +65,7 @@ static int detach_xdp(const struct state_entry *e)
 	return err;
 }
 
-int netns_destroy(struct chain_state *s)
+int nsnode_destroy(struct chain_state *s)
 {
 	unsigned int i;
 	int err = 0;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* calvin up --admit: admission by budget. The chain is deployed, probed
+/* Admission by budget (`calvin up --admit`). The chain is deployed, probed
  * briefly, and kept only if its p99 RTT is within its budget and no probe
  * was lost; otherwise it is torn down again and the report says which hop
  * or link spent the budget. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "chain/chain.h"
 #include "commands.h"
 #include "jout.h"
 #include "state.h"
@@ -17,48 +17,6 @@
 /* A short paced run unless -c, -r, -p, -s say otherwise: a fifth of a
  * second at the haptic rate, enough for a p99 of 200 samples. */
 #define ADMIT_COUNT 200
-
-const struct option up_options[] = {
-	{ "admit", no_argument, NULL, 'A' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "rate", required_argument, NULL, 'r' },
-	{ "ping-pong", no_argument, NULL, 'p' },
-	{ "size", required_argument, NULL, 's' },
-	{ NULL, 0, NULL, 0 },
-};
-
-int up_option(struct cmd_args *a, int c, const char *arg)
-{
-	if (c == 'A') {
-		a->admit = true;
-		return 0;
-	}
-	return probe_option(a, c, arg);
-}
-
-int admit_check(const struct calvin_chain_spec *spec, const struct cmd_args *a)
-{
-	const struct calvin_probe_spec *p = &a->probe.p;
-	char path[4096];
-
-	if (!a->admit) {
-		if (!p->count && !p->rate && !p->mode && !p->size)
-			return 0;
-		calvin_err("-c, -r, -p and -s of 'calvin up' set the admission probe; add --admit "
-			   "or leave them out");
-		return CALVIN_EXIT_USAGE;
-	}
-	if (p->size && check_probe_size(spec, p->size))
-		return CALVIN_EXIT_USAGE;
-	/* admitting a chain that runs already would tear it down on a miss */
-	if (!state_file(path, sizeof(path), spec->name, ".state") && !access(path, F_OK)) {
-		calvin_err("chain '%s' is deployed already; --admit admits a new deployment: "
-			   "'calvin down %s' first, or leave --admit out",
-			   spec->name, spec->name);
-		return CALVIN_EXIT_USAGE;
-	}
-	return 0;
-}
 
 /* The last line: the chain stays up, or is down again (or, when the
  * tear-down failed, what to do). */
