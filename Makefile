@@ -261,6 +261,14 @@ $(B)/tests/tools/ovnlink: tests/tools/ovnlink.c $(OVN_OBJS) $(B)/userspace/calvi
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
 
+# Guest images on remote hosts (userspace/calvin/libvirt/storage.c) from
+# the command line (tests/multihost/test_lv_image.sh): the controller
+# without its main, as lv_open() needs the backend around it.
+$(B)/tests/tools/lvimage: tests/tools/lvimage.c \
+		$(filter-out $(B)/userspace/calvin/main.o,$(CALVIN_OBJS)) $(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl) $(LIB_LDLIBS)
+
 # The netlink module's requests, read back (no socket: no root needed).
 $(B)/tests/unit/nl/test_nl_msg: tests/unit/nl/test_nl_msg.c $(B)/userspace/calvin/nl/msg.o
 	@mkdir -p $(@D)

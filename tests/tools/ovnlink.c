@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ovn/ovn.h"
+#include "journal_start.h"
 #include "state.h"
 #include "util.h"
 
@@ -28,15 +29,9 @@ static int up(const char *chain, const char *link, const char *remote)
 	int err;
 
 	snprintf(nb.remote, sizeof(nb.remote), "%s", remote);
-	if (state_dir_check(true))
-		return 2;
-	err = state_create(&s, chain);
-	if (!err)
-		err = state_add(&s, ST_BACKEND, "netns", NULL, 0, 0);
-	if (err) {
-		calvin_err("cannot journal chain %s: %s", chain, strerror(-err));
-		return 1;
-	}
+	err = tool_journal_start(&s, chain);
+	if (err)
+		return err;
 	err = ovn_link_create(&s, &nb, chain, link, ports);
 	state_close(&s, false);
 	if (err)

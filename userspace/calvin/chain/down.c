@@ -10,8 +10,11 @@
 #include "chain/chain.h"
 #include "commands.h"
 #include "isolate/isolate.h"
+#include "libvirt/storage.h"
 #include "ovn/ovn.h"
 #include "util.h"
+
+bool chain_down_images;
 
 int chain_undo(const struct node_backend *be, struct chain_state *s)
 {
@@ -27,6 +30,9 @@ int chain_undo(const struct node_backend *be, struct chain_state *s)
 	/* links between hosts: another host's traffic, after the nodes */
 	if (!e)
 		e = ovn_links_destroy(s);
+	/* guest images on remote hosts: kept as a cache unless asked */
+	if (!e)
+		e = lv_images_down(s, chain_down_images);
 	return err ? err : e;
 }
 
