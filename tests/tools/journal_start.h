@@ -10,9 +10,10 @@
 #include "state.h"
 #include "util.h"
 
-/* The netns backend's tear-down meets nothing of a module's own entries
- * and reaches no libvirt. 0, or an exit code with the error said. */
-static inline int tool_journal_start(struct chain_state *s, const char *chain)
+/* backend: the one whose tear-down `down` runs (netns: it meets nothing
+ * of a module's own entries and reaches no libvirt; libvirt: it removes
+ * journalled domains). 0, or an exit code with the error said. */
+static inline int tool_journal_start(struct chain_state *s, const char *chain, const char *backend)
 {
 	int err;
 
@@ -20,7 +21,7 @@ static inline int tool_journal_start(struct chain_state *s, const char *chain)
 		return 2;
 	err = state_create(s, chain);
 	if (!err)
-		err = state_add(s, ST_BACKEND, "netns", NULL, 0, 0);
+		err = state_add(s, ST_BACKEND, backend, NULL, 0, 0);
 	if (err) {
 		calvin_err("cannot journal chain %s: %s", chain, strerror(-err));
 		return 1;

@@ -29,7 +29,7 @@ static int up(const char *chain, const char *link, const char *remote)
 	int err;
 
 	snprintf(nb.remote, sizeof(nb.remote), "%s", remote);
-	err = tool_journal_start(&s, chain);
+	err = tool_journal_start(&s, chain, "netns");
 	if (err)
 		return err;
 	err = ovn_link_create(&s, &nb, chain, link, ports);

@@ -227,6 +227,9 @@ struct calvin_vm_desc {
 	/* QEMU's user and group: libvirt's unprivileged ones (its DAC base
 	 * label); both 0: root */
 	unsigned int qemu_uid, qemu_gid;
+	/* the host's libvirt has no DAC security model (security_driver
+	 * "none"): no seclabel, which it would refuse */
+	bool no_dac;
 };
 
 /* The guest kernel's command line: serial console, vCPU 1 isolated

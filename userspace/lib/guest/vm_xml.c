@@ -208,10 +208,11 @@ int calvin_vm_xml(const struct calvin_vm_desc *d, char *buf, size_t len)
 	 * the initramfs, which calvin checks that user can read. Relabelling
 	 * would chown those, in a folder a chain file names and through
 	 * whatever symlink lies there, to QEMU's user for the VM's life. */
-	put(&x,
-	    "  <seclabel type='static' model='dac' relabel='no'>\n"
-	    "    <label>+%u:+%u</label>\n  </seclabel>\n",
-	    d->qemu_uid, d->qemu_gid);
+	if (!d->no_dac)
+		put(&x,
+		    "  <seclabel type='static' model='dac' relabel='no'>\n"
+		    "    <label>+%u:+%u</label>\n  </seclabel>\n",
+		    d->qemu_uid, d->qemu_gid);
 	put(&x, "</domain>\n");
 	return x.err;
 }
