@@ -61,7 +61,7 @@ CALVIN_SRCS := $(wildcard userspace/calvin/*.c userspace/calvin/netns/*.c \
 	userspace/calvin/nodes/*.c \
 	bench/calvin/*.c \
 	userspace/calvin/nl/*.c userspace/calvin/events/*.c userspace/calvin/monitor/*.c \
-	userspace/calvin/supervise/*.c) \
+	userspace/calvin/supervise/*.c userspace/calvin/ovn/*.c) \
 	$(LOADER_SRCS) \
 	userspace/agent/dpdk_query.c userspace/agent/client.c userspace/agent/channel.c \
 	userspace/agent/sa_pipe.c userspace/agent/textfile.c userspace/agent/vnf_start.c
@@ -97,7 +97,7 @@ DEPS_STAMP := $(B)/.deps-installed
 # Package flags are read only after the packages are there.
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
-.PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm fuzz clean \
+.PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm test-multihost fuzz clean \
 	format bench bench-kernel bench-user bench-sharing bench-coloc bench-testpmd bench-vm-links \
 	bench-updown bench-monitor bench-heal install vm-image vm-binaries
 all: $(DEPS_STAMP)
@@ -126,7 +126,7 @@ run: all
 test: all
 	tests/run
 
-test-unit test-bpf test-fuzz test-integration test-vm: all
+test-unit test-bpf test-fuzz test-integration test-vm test-multihost: all
 	tests/run $(@:test-%=%)
 
 fuzz: all
@@ -284,6 +284,24 @@ $(B)/tests/tools/nlctl: tests/tools/nlctl.c $(NL_OBJS) $(B)/userspace/calvin/uti
 		$(B)/userspace/calvin/jout.o $(B)/userspace/calvin/tools.o $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl) $(LIB_LDLIBS)
+
+# Links between hosts (userspace/calvin/ovn/) from the command line
+# (tests/multihost/test_ovn_*.sh).
+OVN_OBJS = $(filter $(B)/userspace/calvin/ovn/%,$(CALVIN_OBJS))
+$(B)/tests/tools/ovnlink: tests/tools/ovnlink.c $(OVN_OBJS) $(B)/userspace/calvin/state.o \
+		$(B)/userspace/calvin/util.o $(B)/userspace/calvin/jout.o \
+		$(B)/userspace/calvin/tools.o $(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
+
+# Guest images on remote hosts (userspace/calvin/libvirt/storage.c) from
+# the command line (tests/multihost/test_lv_image.sh): the controller
+# without its main, as lv_open() needs the backend around it.
+$(B)/tests/tools/lvimage: tests/tools/lvimage.c \
+		$(filter-out $(B)/userspace/calvin/main.o,$(CALVIN_OBJS)) $(B)/lib/libcalvin.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libxdp libbpf libvirt libmnl libmicrohttpd) \
+		-lpthread $(LIB_LDLIBS)
 
 # The netlink module's requests, read back (no socket: no root needed).
 $(B)/tests/unit/nl/test_nl_msg: tests/unit/nl/test_nl_msg.c $(B)/userspace/calvin/nl/msg.o

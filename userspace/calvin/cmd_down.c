@@ -50,15 +50,19 @@ static int down_all(void)
 
 const struct option down_options[] = {
 	{ "all", no_argument, NULL, 'A' },
+	{ "images", no_argument, NULL, 'I' },
 	{ NULL, 0, NULL, 0 },
 };
 
-/* down's own: --all */
+/* down's own: --all, --images */
 static bool all;
 
 int down_option(int c, const char *arg)
 {
-	all = true;
+	if (c == 'I')
+		chain_down_images = true;
+	else
+		all = true;
 	return 0;
 }
 
@@ -67,7 +71,7 @@ int cmd_down(const struct cmd_args *a)
 	int rc;
 
 	if (all == (a->nr == 1)) {
-		calvin_err("usage: calvin down CHAIN | --all");
+		calvin_err("usage: calvin down CHAIN | --all [--images]");
 		return CALVIN_EXIT_USAGE;
 	}
 	rc = all ? 0 : check_name("chain", a->arg[0]);

@@ -5,6 +5,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "hosts.h"
 #include "jout.h"
 #include "util.h"
 
@@ -16,6 +17,13 @@ static int plan_spec(const struct cmd_args *a, struct calvin_chain_spec *spec)
 	int rc;
 
 	rc = load_spec(a->arg[0], spec);
+	if (!rc)
+		hosts_show(spec);
+	/* each host's CPUs through its libvirt; planning on them is not built */
+	if (!rc && !calvin_json)
+		rc = hosts_plan_show(spec);
+	if (!rc)
+		rc = hosts_check(spec);
 	if (!rc)
 		rc = make_plan(spec, &plan, &host);
 	if (rc)

@@ -8,6 +8,7 @@
 
 #include "chain/chain.h"
 #include "commands.h"
+#include "hosts.h"
 #include "jout.h"
 #include "util.h"
 #include "util/util.h"
@@ -20,6 +21,8 @@ static int validate_spec(const struct cmd_args *a, struct calvin_chain_spec *spe
 
 	jw_str(jout(), "file", path);
 	rc = load_spec(path, spec);
+	if (!rc)
+		hosts_show(spec);
 	if (!rc)
 		rc = chain_check(spec, true, NULL, unchecked, sizeof(unchecked));
 	/* exit 4: the file is valid, this host is what falls short */

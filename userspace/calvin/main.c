@@ -149,12 +149,14 @@ static const struct calvin_cmd cmds[] = {
 	  .run = cmd_down,
 	  .min_args = 0,
 	  .max_args = 1,
-	  .synopsis = "CHAIN | --all",
+	  .synopsis = "CHAIN | --all [--images]",
 	  .summary = "tear down (idempotent)",
 	  .usage = "Remove everything a deployment of CHAIN created, as its journal names it,\n"
 		   "also after a crash at any point of 'calvin up'. Harmless to repeat.\n\n"
 		   "      --all         every deployed chain, and what a killed 'calvin bench'\n"
-		   "                    started and deployed\n",
+		   "                    started and deployed\n"
+		   "      --images      also the guest images kept on remote hosts as a\n"
+		   "                    cache (pool calvin), and the pool once empty\n",
 	  .opts = down_options,
 	  .opt = down_option },
 	{ .name = "run",

@@ -16,13 +16,12 @@
 #include "util.h"
 
 static const char *const kind_word[] = {
-	[ST_NETNS] = "netns",	    [ST_XDP] = "xdp",
-	[ST_PROC] = "proc",	    [ST_PATH] = "path",
-	[ST_BACKEND] = "backend",   [ST_ISOLATE] = "isolate",
-	[ST_NETSYSFS] = "netsysfs", [ST_SCHED] = "sched",
-	[ST_DOMAIN] = "domain",	    [ST_TAP] = "tap",
-	[ST_BRIDGE] = "bridge",	    [ST_HOST_XDP] = "hostxdp",
-	[ST_VETH] = "veth",	    [ST_SUPERVISOR] = "supervisor",
+	[ST_NETNS] = "netns",	    [ST_XDP] = "xdp",	      [ST_PROC] = "proc",
+	[ST_PATH] = "path",	    [ST_BACKEND] = "backend", [ST_ISOLATE] = "isolate",
+	[ST_NETSYSFS] = "netsysfs", [ST_SCHED] = "sched",     [ST_DOMAIN] = "domain",
+	[ST_TAP] = "tap",	    [ST_BRIDGE] = "bridge",   [ST_HOST_XDP] = "hostxdp",
+	[ST_VETH] = "veth",	    [ST_OVN_LS] = "ovnls",    [ST_OVN_LSP] = "ovnlsp",
+	[ST_LV_POOL] = "lvpool",    [ST_LV_VOL] = "lvvol",   [ST_SUPERVISOR] = "supervisor",
 };
 
 int state_file(char *out, size_t len, const char *chain, const char *suffix)
@@ -149,6 +148,10 @@ static int parse_line(struct state_entry *e, char *line)
 	case ST_VETH:
 		return sscanf(line, " %255[^\n]", e->name) == 1 ? 0 : -EINVAL;
 	case ST_DOMAIN:
+	case ST_OVN_LS:
+	case ST_OVN_LSP:
+	case ST_LV_POOL:
+	case ST_LV_VOL:
 		return sscanf(line, "%255s %255s", e->name, e->uri) == 2 ? 0 : -EINVAL;
 	case ST_XDP:
 		return sscanf(line, "%255s %63s", e->name, e->ifname) == 2 ? 0 : -EINVAL;
@@ -246,6 +249,10 @@ static int format_line(const struct state_entry *e, char *line, size_t len)
 	case ST_SCHED:
 		return snprintf(line, len, "%s %d %llu %s\n", w, (int)e->pid, e->start, e->value);
 	case ST_DOMAIN:
+	case ST_OVN_LS:
+	case ST_OVN_LSP:
+	case ST_LV_POOL:
+	case ST_LV_VOL:
 		return snprintf(line, len, "%s %s %s\n", w, e->name, e->uri);
 	default:
 		return snprintf(line, len, "%s %s\n", w, e->name);
@@ -298,9 +305,12 @@ int state_add(struct chain_state *s, enum state_kind kind, const char *name, con
 	      pid_t pid, unsigned long long start)
 {
 	struct state_entry e = { .kind = kind, .pid = pid, .start = start };
-	/* a domain's second field is its connection's URI */
-	char *second = kind == ST_DOMAIN ? e.uri : e.ifname;
-	size_t room = kind == ST_DOMAIN ? sizeof(e.uri) : sizeof(e.ifname);
+	/* a domain's second field is its connection's URI, an OVN entry's its
+	 * database */
+	bool uri = kind == ST_DOMAIN || kind == ST_OVN_LS || kind == ST_OVN_LSP ||
+		   kind == ST_LV_POOL || kind == ST_LV_VOL;
+	char *second = uri ? e.uri : e.ifname;
+	size_t room = uri ? sizeof(e.uri) : sizeof(e.ifname);
 
 	/* never cut: a name cut short could be someone else's */
 	if (!state_name_fits(name) || (ifname && strlen(ifname) >= room))

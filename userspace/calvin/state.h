@@ -18,6 +18,11 @@
  *   veth NAME                     the host end of a veth pair (a link to a namespace)
  *   hostxdp IFNAME                XDP programs on a host interface (a link)
  *   supervisor CHAIN PID START    the chain's supervisor (supervise/), stopped first
+ *   ovnls NAME NB                 an OVN logical switch (a link between hosts)
+ *                                 in the northbound database NB (ovn/)
+ *   ovnlsp NAME NB                a port of one, named by a UUID
+ *   lvpool NAME URI               a libvirt storage pool at URI (libvirt/storage.c)
+ *   lvvol POOL/NAME URI           a volume in it (a guest image, or its sidecar)
  *
  * The file is /run/calvin/CHAIN.state; its existence means "deployed".
  * Every name fits an entry whole (state_add refuses one that does not, and
@@ -46,6 +51,10 @@ enum state_kind {
 	ST_HOST_XDP,
 	ST_VETH,
 	ST_SUPERVISOR,
+	ST_OVN_LS,
+	ST_OVN_LSP,
+	ST_LV_POOL,
+	ST_LV_VOL,
 	ST_NR_KINDS,
 };
 
@@ -57,7 +66,8 @@ struct state_entry {
 	char name[STATE_NAME_MAX + 1]; /* netns, domain or interface name, or path;
 				       * ST_ISOLATE: the CPU list */
 	char ifname[64];	  /* ST_XDP; ST_NETSYSFS: the path under /sys/class/net */
-	char uri[256];		  /* ST_DOMAIN: the libvirt connection */
+	char uri[256];		  /* ST_DOMAIN, ST_LV_*: the libvirt
+				   * connection; ST_OVN_*: the NB */
 	pid_t pid;		  /* ST_PROC, ST_SCHED, ST_SUPERVISOR */
 	unsigned long long start; /* ST_PROC, ST_SCHED */
 	char value[320];	  /* ST_NETSYSFS: the old value; ST_SCHED: "POLICY PRIORITY" */
@@ -83,8 +93,8 @@ int state_dir_check(bool create);
 int state_create(struct chain_state *s, const char *chain);
 /* Open and lock an existing journal and read its entries; -ENOENT if none. */
 int state_open(struct chain_state *s, const char *chain);
-/* Append one entry and sync it to disk before returning. ST_DOMAIN takes
- * the URI as ifname. */
+/* Append one entry and sync it to disk before returning. ST_DOMAIN and
+ * ST_LV_* take the URI as ifname, ST_OVN_* the northbound database. */
 int state_add(struct chain_state *s, enum state_kind kind, const char *name, const char *ifname,
 	      pid_t pid, unsigned long long start);
 /* Append a whole entry (any kind), synced, like state_add(). */

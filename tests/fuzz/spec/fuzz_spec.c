@@ -122,9 +122,21 @@ static const char *const libvirt_slots[][2] = {
     {"  accel: ", "tcg"},
 };
 
+/* A chain across hosts: the hosts list (a uri libvirt acts on as root),
+ * each node's host, the OVN database. */
+static const char *const hosts_slots[][2] = {
+    {"name: c\nbudget: 1ms\nbackend: libvirt\nhosts:\n  - name: ", "b"},
+    {"    uri: ", "qemu+tcp://10.99.0.12/system"},
+    {"    chassis: ", "b"},
+    {"ovn:\n  nb: ", "tcp:10.99.0.2:6641"},
+    {"vnfs:\n  - name: a\n    kind: forward\n    host: ", "b"},
+    {"server:\n  host: ", "local"},
+};
+
 #define NR_KERNEL_SLOTS (sizeof(kernel_slots) / sizeof(kernel_slots[0]))
 #define NR_PAIR_SLOTS (sizeof(pair_slots) / sizeof(pair_slots[0]))
 #define NR_LIBVIRT_SLOTS (sizeof(libvirt_slots) / sizeof(libvirt_slots[0]))
+#define NR_HOSTS_SLOTS (sizeof(hosts_slots) / sizeof(hosts_slots[0]))
 
 /* What the parser lets through, checked without its code: one of the
  * allowed beginnings, and after '?' only no_tty and mode. */
@@ -290,6 +302,33 @@ static bool vnf_ok(const struct calvin_chain_spec *spec, unsigned int i)
 	return params_ok(v);
 }
 
+/* Every host is remote, reached by an allowed URI, and every node's host
+ * is listed; another host needs VMs and an OVN database. */
+static bool hosts_ok(const struct calvin_chain_spec *spec)
+{
+	char why[256];
+	unsigned int i;
+
+	if (!spec->nr_hosts != !spec->ovn.nb[0] || spec->nr_hosts > CALVIN_MAX_HOSTS ||
+	    (spec->nr_hosts && calvin_ovn_remote_check(spec->ovn.nb, why, sizeof(why))))
+		return false;
+	for (i = 0; i < spec->nr_hosts; i++)
+		if (!uri_ok(spec->hosts[i].uri) || calvin_libvirt_uri_local(spec->hosts[i].uri) ||
+		    !strcmp(spec->hosts[i].name, CALVIN_LOCAL_HOST) || !spec->hosts[i].chassis[0])
+			return false;
+	for (i = 0; i < spec->nr_vnfs; i++)
+		if (strcmp(spec->vnfs[i].host, CALVIN_LOCAL_HOST) &&
+		    !calvin_spec_host(spec, spec->vnfs[i].host))
+			return false;
+	if (strcmp(spec->server.host, CALVIN_LOCAL_HOST) &&
+	    !calvin_spec_host(spec, spec->server.host))
+		return false;
+	/* a probe crosses Geneve whole */
+	return !calvin_spec_multihost(spec) ||
+	       (spec->backend == CALVIN_BACKEND_LIBVIRT &&
+		spec->probe.size + 28 <= calvin_link_mtu(spec));
+}
+
 /* Beyond memory safety, check the contract: a spec that parses is within
  * its limits, and an error is one line that starts with the path. */
 static void parse_checked(const char *data, size_t size)
@@ -313,7 +352,7 @@ static void parse_checked(const char *data, size_t size)
 			abort();
 		return;
 	}
-	if (!pairs_ok(&spec) || !uri_ok(spec.libvirt.uri))
+	if (!pairs_ok(&spec) || !uri_ok(spec.libvirt.uri) || !hosts_ok(&spec))
 		abort();
 	resolved_checked(text, size, &spec);
 	free(text);
@@ -340,8 +379,12 @@ static void parse_in_template(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return;
-	slot = data[0] % (NR_KERNEL_SLOTS + NR_PAIR_SLOTS + NR_LIBVIRT_SLOTS);
-	if (slot >= NR_KERNEL_SLOTS + NR_PAIR_SLOTS) {
+	slot = data[0] % (NR_KERNEL_SLOTS + NR_PAIR_SLOTS + NR_LIBVIRT_SLOTS + NR_HOSTS_SLOTS);
+	if (slot >= NR_KERNEL_SLOTS + NR_PAIR_SLOTS + NR_LIBVIRT_SLOTS) {
+		slots = hosts_slots;
+		nr = NR_HOSTS_SLOTS;
+		slot -= NR_KERNEL_SLOTS + NR_PAIR_SLOTS + NR_LIBVIRT_SLOTS;
+	} else if (slot >= NR_KERNEL_SLOTS + NR_PAIR_SLOTS) {
 		slots = libvirt_slots;
 		nr = NR_LIBVIRT_SLOTS;
 		slot -= NR_KERNEL_SLOTS + NR_PAIR_SLOTS;

@@ -5,7 +5,9 @@
  * every part of the context (long-term key, deployment random, chain, SPI,
  * direction, epoch) changes the traffic key and nonce salt, so a packet
  * sealed in one deployment, direction or epoch does not open in another;
- * and the deployment random's hex form in the state directory. */
+ * and the deployment random's hex form in the state directory; and the
+ * streaming SHA-256 that names guest images on remote hosts (FIPS 180-2's
+ * examples, fed whole and in pieces). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -248,13 +250,45 @@ static void test_deploy_random_hex(void **state)
 	assert_int_equal(calvin_deploy_random_parse("00ff", out), -EINVAL);
 }
 
+static void sha256_hex(const char *const parts[], char hex[65])
+{
+	uint8_t sum[32];
+	void *ctx;
+
+	assert_int_equal(calvin_sha256_begin(&ctx), 0);
+	for (; *parts; parts++)
+		assert_int_equal(calvin_sha256_feed(ctx, *parts, strlen(*parts)), 0);
+	assert_int_equal(calvin_sha256_end(ctx, sum), 0);
+	for (int i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", sum[i]);
+}
+
+static void test_sha256(void **state)
+{
+	static const char abc[] =
+	    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+	static const char two[] =
+	    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1";
+	const char *const whole[] = { "abc", NULL }, *const pieces[] = { "a", "", "bc", NULL };
+	const char *const blocks[] = { "abcdbcdecdefdefgefghfghighijhijk",
+				       "ijkljklmklmnlmnomnopnopq", NULL };
+	char hex[65];
+
+	sha256_hex(whole, hex);
+	assert_string_equal(hex, abc);
+	sha256_hex(pieces, hex);
+	assert_string_equal(hex, abc);
+	sha256_hex(blocks, hex);
+	assert_string_equal(hex, two);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rfc5869),	    cmocka_unit_test(test_info),
-	    cmocka_unit_test(test_sa_known_answer), cmocka_unit_test(test_sa_context),
-	    cmocka_unit_test(test_sa_redeploy),
-	    cmocka_unit_test(test_deploy_random_hex),
+		cmocka_unit_test(test_rfc5869),		cmocka_unit_test(test_info),
+		cmocka_unit_test(test_sa_known_answer), cmocka_unit_test(test_sa_context),
+		cmocka_unit_test(test_sa_redeploy),	cmocka_unit_test(test_deploy_random_hex),
+		cmocka_unit_test(test_sha256),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -149,6 +149,30 @@ static void test_xml_tcg_shared(void **state)
 	assert_int_equal(calvin_vm_xml(&d, xml, 100), -ENOSPC);
 }
 
+/* A VM on a remote host whose east NIC joins a link between hosts: an
+ * openvswitch virtualport on br-int, named by the OVN port's UUID; what
+ * is no UUID (libvirt would refuse it, or read more into it) is refused. */
+static void test_xml_ovn_port(void **state)
+{
+	struct calvin_vm_desc d;
+	char xml[16384];
+
+	desc(&d, false);
+	d.housekeeping_cpu = -1;
+	d.vnf_cpu = -1;
+	d.ovs_bridge = "br-int";
+	d.ovn_port[CALVIN_EAST] = "0f1e2d3c-4b5a-4697-8899-aabbccddeeff";
+	assert_int_equal(calvin_vm_xml(&d, xml, sizeof(xml)), 0);
+	check_golden("vm-tcg-ovn.xml", xml);
+	d.ovn_port[CALVIN_EAST] = "0f1e2d3c-4b5a-4697-8899-aabbccddeeff'/><x a='";
+	assert_int_equal(calvin_vm_xml(&d, xml, sizeof(xml)), -EINVAL);
+	d.ovn_port[CALVIN_EAST] = "0f1e2d3c-4b5a-4697-8899-aabbccddeef";
+	assert_int_equal(calvin_vm_xml(&d, xml, sizeof(xml)), -EINVAL);
+	d.ovn_port[CALVIN_EAST] = "0f1e2d3c-4b5a-4697-8899-aabbccddeeff";
+	d.ovs_bridge = NULL;
+	assert_int_equal(calvin_vm_xml(&d, xml, sizeof(xml)), -EINVAL);
+}
+
 /* What libvirt 9.0 on Debian 12 says (virsh capabilities), trimmed. */
 static const char caps[] = "<capabilities>\n  <host>\n"
 			   "    <secmodel>\n      <model>none</model>\n      <doi>0</doi>\n"
@@ -207,7 +231,7 @@ int main(void)
 		cmocka_unit_test(test_port_names),     cmocka_unit_test(test_macs),
 		cmocka_unit_test(test_clock_domains),  cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_xml_kvm_pinned), cmocka_unit_test(test_xml_tcg_shared),
-		cmocka_unit_test(test_dac_label),
+		cmocka_unit_test(test_xml_ovn_port),   cmocka_unit_test(test_dac_label),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

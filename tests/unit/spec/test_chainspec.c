@@ -51,7 +51,7 @@ static const struct bad_case bad_cases[] = {
      "backend, mode, vnfs, server, probe, realtime, libvirt"},
     {"unknown_vnf_key", HEAD VNFS "    speed: 3\n",
      "t.yaml:7:5: ",
-     "unknown key 'speed' in forward VNF 1; valid keys: name, kind, space, node, burst, pmd"},
+     "unknown key 'speed' in forward VNF 1; valid keys: name, kind, space, node, host, burst, pmd"},
     {"unknown_server_key", HEAD VNFS "server:\n  port: 1\n",
      "t.yaml:8:3: ", "unknown key 'port' in server; valid keys: name, kind"},
     {"unknown_probe_key", HEAD VNFS "probe:\n  ports: 1\n",

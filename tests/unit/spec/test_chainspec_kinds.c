@@ -53,18 +53,18 @@ static const struct bad_case bad_cases[] = {
      "t.yaml:4:50: ", "decrypt runs in user space only; remove 'space: kernel'"},
     /* each kind takes its own keys only, and lists them */
     {"acl_burst", ONE("acl", "burst: 4"), "t.yaml:4:26: ",
-     "unknown key 'burst' in acl VNF 1; valid keys: name, kind, space, node, default, rules"},
+     "unknown key 'burst' in acl VNF 1; valid keys: name, kind, space, node, host, default, rules"},
     {"router_unknown", ONE("router", "rules: []"), "t.yaml:4:29: ",
-     "unknown key 'rules' in router VNF 1; valid keys: name, kind, space, node, routes"},
+     "unknown key 'rules' in router VNF 1; valid keys: name, kind, space, node, host, routes"},
     {"ratelimit_unknown", ONE("ratelimit", "rate: 5"), "t.yaml:4:32: ",
-     "valid keys: name, kind, space, node, pps, bytes-per-second, burst, burst-bytes, per"},
+     "valid keys: name, kind, space, node, host, pps, bytes-per-second, burst, burst-bytes, per"},
     {"impair_unknown", ONE("impair", "pps: 5"), "t.yaml:4:29: ",
-     "valid keys: name, kind, space, node, model, loss, p, r, loss-good, loss-bad, duplicate, "
+     "valid keys: name, kind, space, node, host, model, loss, p, r, loss-good, loss-bad, duplicate, "
      "seed, direction"},
     {"nc_unknown", ONE("nc-decode", "key-file: k"),
-     "t.yaml:4:32: ", "valid keys: name, kind, space, node, burst, pmd, k, r, flush"},
+     "t.yaml:4:32: ", "valid keys: name, kind, space, node, host, burst, pmd, k, r, flush"},
     {"encrypt_replay", ONE("encrypt", "key-file: k, replay-window: 64"), "t.yaml:4:43: ",
-     "unknown key 'replay-window' in encrypt VNF 1; valid keys: name, kind, space, node, burst, "
+     "unknown key 'replay-window' in encrypt VNF 1; valid keys: name, kind, space, node, host, burst, "
      "pmd, cipher, key-file, spi"},
     /* words of each kind */
     {"acl_default", ONE("acl", "default: drop"),

@@ -40,6 +40,9 @@ int chain_update(const struct calvin_chain_spec *spec, const struct calvin_spec_
 
 /* Tear a chain down (returns an exit code; harmless when not deployed). */
 int chain_down(const char *chain);
+/* `calvin down --images`: a tear-down removes the guest images it keeps
+ * on remote hosts as a cache (libvirt/storage.h) too. */
+extern bool chain_down_images;
 /* Undo what a journal names: isolation, then the backend's resources.
  * 0 or -errno. */
 int chain_undo(const struct node_backend *be, struct chain_state *s);

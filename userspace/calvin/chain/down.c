@@ -11,7 +11,11 @@
 #include "commands.h"
 #include "isolate/isolate.h"
 #include "supervise/supervise.h"
+#include "libvirt/storage.h"
+#include "ovn/ovn.h"
 #include "util.h"
+
+bool chain_down_images;
 
 int chain_undo(const struct node_backend *be, struct chain_state *s)
 {
@@ -26,6 +30,12 @@ int chain_undo(const struct node_backend *be, struct chain_state *s)
 	if (!err)
 		err = isolation_down(&h, s);
 	e = be->destroy(s);
+	/* links between hosts: another host's traffic, after the nodes */
+	if (!e)
+		e = ovn_links_destroy(s);
+	/* guest images on remote hosts: kept as a cache unless asked */
+	if (!e)
+		e = lv_images_down(s, chain_down_images);
 	return err ? err : e;
 }
 

@@ -11,9 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hosts.h"
 #include "backend.h"
 #include "chain/chain.h"
 #include "commands.h"
+#include "hosts.h"
 #include "isolate/isolate.h"
 #include "jout.h"
 #include "loader.h"
@@ -242,6 +244,8 @@ int chain_check(const struct calvin_chain_spec *spec, bool offline, struct calvi
 		rc = monitor_check_hook(spec);
 	if (!rc)
 		rc = check_journal_names(spec);
+	if (!rc)
+		rc = hosts_check(spec);
 	if (rc)
 		return rc;
 	if (!be)

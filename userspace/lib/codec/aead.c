@@ -334,3 +334,32 @@ void calvin_sa_keys_wipe(struct calvin_sa_keys *k)
 {
 	OPENSSL_cleanse(k, sizeof(*k));
 }
+
+int calvin_sha256_begin(void **ctx)
+{
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+
+	*ctx = c;
+	if (!c)
+		return -ENOMEM;
+	if (EVP_DigestInit_ex(c, EVP_sha256(), NULL) != 1) {
+		EVP_MD_CTX_free(c);
+		*ctx = NULL;
+		return -EIO;
+	}
+	return 0;
+}
+
+int calvin_sha256_feed(void *ctx, const void *p, size_t len)
+{
+	return EVP_DigestUpdate(ctx, p, len) == 1 ? 0 : -EIO;
+}
+
+int calvin_sha256_end(void *ctx, uint8_t out[32])
+{
+	unsigned int n = 0;
+	int ok = EVP_DigestFinal_ex(ctx, out, &n) == 1 && n == 32;
+
+	EVP_MD_CTX_free(ctx);
+	return ok ? 0 : -EIO;
+}

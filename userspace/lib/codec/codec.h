@@ -260,6 +260,13 @@ int calvin_keyfile_generate(const char *path, char *err, size_t errlen);
 int calvin_hkdf_sha256(const uint8_t *ikm, size_t ikm_len, const uint8_t *salt, size_t salt_len,
 		       const uint8_t *info, size_t info_len, uint8_t *okm, size_t okm_len);
 
+/* SHA-256 over a stream fed in pieces (a guest image's checksum, which
+ * names its volume on a remote host): begin, feed, end. end frees the
+ * context, also on error. 0, -ENOMEM or -EIO. */
+int calvin_sha256_begin(void **ctx);
+int calvin_sha256_feed(void *ctx, const void *p, size_t len);
+int calvin_sha256_end(void *ctx, uint8_t out[32]);
+
 /* What one security association is keyed with. */
 struct calvin_sa_keys {
 	uint8_t key[32];

@@ -221,10 +221,18 @@ struct calvin_vm_desc {
 	const char *console_log;  /* the serial console goes to this file */
 	const char *agent_socket; /* the host end of the agent's port */
 	const char *port[2];	  /* tap names, by enum calvin_side */
+	/* A side on a link between hosts: the OVN logical switch port (a
+	 * UUID) its NIC joins, through libvirt's openvswitch virtualport on
+	 * the host's integration bridge ovs_bridge; NULL: the tap port[side] */
+	const char *ovn_port[2];
+	const char *ovs_bridge;
 	uint8_t mac[2][6];	  /* the guest's NICs, by enum calvin_side */
 	/* QEMU's user and group: libvirt's unprivileged ones (its DAC base
 	 * label); both 0: root */
 	unsigned int qemu_uid, qemu_gid;
+	/* the host's libvirt has no DAC security model (security_driver
+	 * "none"): no seclabel, which it would refuse */
+	bool no_dac;
 };
 
 /* The guest kernel's command line: serial console, vCPU 1 isolated
@@ -238,7 +246,8 @@ int calvin_vm_cmdline(const struct calvin_vm_desc *d, char *buf, size_t len);
  * (no DAC model: an unprivileged libvirt). */
 int calvin_vm_dac_label(const char *caps, bool kvm, unsigned int *uid, unsigned int *gid);
 
-/* The domain XML for libvirt. -ENOSPC if len is too short. */
+/* The domain XML for libvirt. -ENOSPC if len is too short, -EINVAL for an
+ * ovn_port that is not a UUID or one without ovs_bridge. */
 int calvin_vm_xml(const struct calvin_vm_desc *d, char *buf, size_t len);
 
 /* ==== agent_proto.c ==== */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The libvirt domain XML of a VNF's VM (see guest.h): what CALVIN asks of a
  * low-latency guest, element by element. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,18 +106,41 @@ static void put_os(struct xml_buf *x, const struct calvin_vm_desc *d)
 	       "  <on_crash>destroy</on_crash>\n");
 }
 
+/* libvirt takes only a UUID as a virtualport's interfaceid. */
+static bool is_uuid(const char *u)
+{
+	for (int i = 0; i < 36; i++)
+		if ((i == 8 || i == 13 || i == 18 || i == 23) ? u[i] != '-'
+							      : !isxdigit((unsigned char)u[i]))
+			return false;
+	return u[36] == '\0';
+}
+
 static void put_nic(struct xml_buf *x, const struct calvin_vm_desc *d, enum calvin_side side)
 {
 	const uint8_t *m = d->mac[side];
+	const char *ovn = d->ovn_port[side];
 
-	/* managed='no': calvin made the tap and journalled it; libvirt only
-	 * opens it, and leaves it when the domain goes */
-	put(x, "    <interface type='ethernet'>\n");
+	/* ethernet, managed='no': calvin made the tap and journalled it;
+	 * libvirt only opens it, and leaves it when the domain goes. bridge
+	 * with an openvswitch virtualport: libvirt adds the port to the
+	 * host's Open vSwitch with external_ids:iface-id, which
+	 * ovn-controller binds to the logical switch port, and removes it
+	 * when the domain goes */
+	put(x, "    <interface type='%s'>\n", ovn ? "bridge" : "ethernet");
 	put(x, "      <mac address='%02x:%02x:%02x:%02x:%02x:%02x'/>\n", m[0], m[1], m[2], m[3],
 	    m[4], m[5]);
-	put(x, "      <target dev='");
-	put_esc(x, d->port[side]);
-	put(x, "' managed='no'/>\n      <model type='virtio'/>\n");
+	if (ovn) {
+		put(x, "      <source bridge='");
+		put_esc(x, d->ovs_bridge);
+		put(x, "'/>\n      <virtualport type='openvswitch'>\n");
+		put(x, "        <parameters interfaceid='%s'/>\n      </virtualport>\n", ovn);
+		put(x, "      <model type='virtio'/>\n");
+	} else {
+		put(x, "      <target dev='");
+		put_esc(x, d->port[side]);
+		put(x, "' managed='no'/>\n      <model type='virtio'/>\n");
+	}
 	/* no option ROM: a direct kernel boot never PXE-boots */
 	put(x, "      <rom enabled='no'/>\n    </interface>\n");
 }
@@ -164,6 +188,9 @@ int calvin_vm_xml(const struct calvin_vm_desc *d, char *buf, size_t len)
 	if (!len)
 		return -ENOSPC;
 	buf[0] = '\0';
+	for (int i = 0; i < 2; i++)
+		if (d->ovn_port[i] && (!is_uuid(d->ovn_port[i]) || !d->ovs_bridge))
+			return -EINVAL;
 	put(&x, "<domain type='%s'>\n", d->kvm ? "kvm" : "qemu");
 	put_elem(&x, "  ", "name", d->name);
 	put(&x, "  <memory unit='MiB'>%u</memory>\n", d->memory_mib);
@@ -181,10 +208,11 @@ int calvin_vm_xml(const struct calvin_vm_desc *d, char *buf, size_t len)
 	 * the initramfs, which calvin checks that user can read. Relabelling
 	 * would chown those, in a folder a chain file names and through
 	 * whatever symlink lies there, to QEMU's user for the VM's life. */
-	put(&x,
-	    "  <seclabel type='static' model='dac' relabel='no'>\n"
-	    "    <label>+%u:+%u</label>\n  </seclabel>\n",
-	    d->qemu_uid, d->qemu_gid);
+	if (!d->no_dac)
+		put(&x,
+		    "  <seclabel type='static' model='dac' relabel='no'>\n"
+		    "    <label>+%u:+%u</label>\n  </seclabel>\n",
+		    d->qemu_uid, d->qemu_gid);
 	put(&x, "</domain>\n");
 	return x.err;
 }

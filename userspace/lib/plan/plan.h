@@ -134,6 +134,12 @@ struct calvin_topology {
  * nothing isolated or held: the base of a host description. */
 void calvin_topology_init(struct calvin_topology *t, unsigned int nr_cpus);
 
+/* A host's topology from its libvirt capabilities XML (caps.c): every
+ * CPU of <host><topology> online, its NUMA cell and SMT core (the lowest
+ * of its siblings); nothing isolated, nothing held (calvin cannot see or
+ * change that on another host). 0, or -EINVAL with a sentence in why. */
+int calvin_topology_from_caps(const char *xml, struct calvin_topology *t, char *why, size_t len);
+
 /* The online CPUs of SMT core core (its lowest CPU), or of NUMA node
  * node, into out; returns how many. */
 unsigned int calvin_topology_core_cpus(const struct calvin_topology *t, int core,

@@ -142,6 +142,28 @@ bool calvin_vnf_params_equal(const struct calvin_vnf_spec *a, const struct calvi
 	return false; /* a kind this file does not know: never "the same" */
 }
 
+/* The hosts a chain spans and the database its links are in. */
+static bool hosts_equal(const struct calvin_chain_spec *a, const struct calvin_chain_spec *b)
+{
+	const struct calvin_host_spec *x, *y;
+	unsigned int i;
+
+	if (a->nr_hosts != b->nr_hosts || strcmp(a->ovn.nb, b->ovn.nb) ||
+	    a->ovn.underlay_mtu != b->ovn.underlay_mtu ||
+	    strcmp(a->ovn.private_key, b->ovn.private_key) ||
+	    strcmp(a->ovn.certificate, b->ovn.certificate) ||
+	    strcmp(a->ovn.ca_cert, b->ovn.ca_cert))
+		return false;
+	for (i = 0; i < a->nr_hosts; i++) {
+		x = &a->hosts[i];
+		y = &b->hosts[i];
+		if (strcmp(x->name, y->name) || strcmp(x->uri, y->uri) ||
+		    strcmp(x->chassis, y->chassis))
+			return false;
+	}
+	return true;
+}
+
 #define REFUSE(d, ...) snprintf((d)->refused, sizeof((d)->refused), __VA_ARGS__)
 
 /* What makes the deployment itself: names, kinds, where things run. */
@@ -168,8 +190,12 @@ static bool chain_same(const struct calvin_chain_spec *a, const struct calvin_ch
 		REFUSE(d, "server kind (deployed: %s, file: %s)",
 		       calvin_server_kind_name(a->server.kind),
 		       calvin_server_kind_name(b->server.kind));
+	else if (strcmp(a->server.host, b->server.host))
+		REFUSE(d, "server host (deployed: %s, file: %s)", a->server.host, b->server.host);
 	else if (a->nr_vnfs != b->nr_vnfs)
 		REFUSE(d, "VNF list (deployed: %u VNFs, file: %u)", a->nr_vnfs, b->nr_vnfs);
+	else if (!hosts_equal(a, b))
+		REFUSE(d, "hosts or ovn section (where the chain's nodes and links are)");
 	else if (a->realtime.sched != b->realtime.sched ||
 		 a->realtime.priority != b->realtime.priority ||
 		 a->realtime.lock_memory != b->realtime.lock_memory)
@@ -190,6 +216,8 @@ static bool vnf_same(const struct calvin_vnf_spec *a, const struct calvin_vnf_sp
 		       calvin_space_name(a->space), calvin_space_name(b->space));
 	else if (strcmp(a->node, b->node))
 		REFUSE(d, "node of VNF %s (deployed: %s, file: %s)", a->name, a->node, b->node);
+	else if (strcmp(a->host, b->host))
+		REFUSE(d, "host of VNF %s (deployed: %s, file: %s)", a->name, a->host, b->host);
 	else if (a->space == CALVIN_USER && a->burst != b->burst)
 		REFUSE(d, "burst of VNF %s (deployed: %u, file: %u)", a->name, a->burst, b->burst);
 	else if (a->space == CALVIN_USER && a->pmd != b->pmd)

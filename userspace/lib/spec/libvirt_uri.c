@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "spec/spec.h"
+#include "spec_priv.h"
+
+#define bad calvin_spec_why
 
 #define USE_INSTEAD                                                                                \
 	"use qemu:///system, qemu:///session, or qemu+ssh://, qemu+tls:// or qemu+tcp://HOST/"     \
@@ -59,7 +61,7 @@ static bool is_word(const char *s, size_t n, const char *const *words, size_t nr
 	return false;
 }
 
-__attribute__((format(printf, 3, 4))) static int bad(char *why, size_t len, const char *fmt, ...)
+int calvin_spec_why(char *why, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 

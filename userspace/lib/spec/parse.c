@@ -13,6 +13,7 @@
 static int server_after(struct spec_ctx *c, void *obj, struct spec_seen *seen)
 {
 	c->server_name = seen->val[0];
+	c->server_host = seen->val[2];
 	return 0;
 }
 
@@ -22,6 +23,7 @@ static const struct spec_key server_keys[] = {
      .type = KEY_WORD,
      .off = offsetof(struct calvin_server_spec, kind),
      .words = calvin_server_kind_words},
+    {.name = "host", .type = KEY_NAME, .off = offsetof(struct calvin_server_spec, host)},
     {NULL},
 };
 
@@ -201,6 +203,12 @@ static const struct spec_key chain_keys[] = {
 	  .type = KEY_SECTION,
 	  .off = offsetof(struct calvin_chain_spec, monitor),
 	  .set = calvin_spec_set_monitor },
+	{ .name = "hosts", .type = KEY_HOSTS, .off = 0, .set = calvin_spec_set_hosts },
+	{ .name = "ovn",
+	  .type = KEY_SECTION,
+	  .off = offsetof(struct calvin_chain_spec, ovn),
+	  .keys = calvin_ovn_keys,
+	  .after = calvin_spec_ovn_after },
 	{ NULL },
 };
 
@@ -250,6 +258,7 @@ static void spec_defaults(struct calvin_chain_spec *spec, const char *path)
 	spec->placement = CALVIN_PLACE_PINNED;
 	spec->backend = CALVIN_BACKEND_NETNS;
 	strcpy(spec->server.name, "server");
+	strcpy(spec->server.host, CALVIN_LOCAL_HOST);
 	spec->server.kind = CALVIN_SERVER_ECHO;
 	spec->probe.port = 7357;
 	spec->probe.count = 1000;
@@ -260,6 +269,7 @@ static void spec_defaults(struct calvin_chain_spec *spec, const char *path)
 	strcpy(spec->libvirt.uri, "qemu:///system");
 	spec->libvirt.memory_mib = 512;
 	calvin_spec_monitor_defaults(&spec->monitor);
+	spec->ovn.underlay_mtu = CALVIN_UNDERLAY_MTU_DEFAULT;
 }
 
 /* Realtime options need user VNFs, and SCHED_FIFO needs them pinned: an
@@ -338,6 +348,9 @@ static int walk_chain(struct spec_ctx *c)
 	if (!err)
 		err = calvin_spec_check_libvirt(
 		    c, seen.key[calvin_spec_key_index(chain_keys, "libvirt")]);
+	if (!err)
+		err = calvin_spec_check_hosts(c, seen.key[calvin_spec_key_index(chain_keys, "hosts")],
+					      seen.key[calvin_spec_key_index(chain_keys, "ovn")]);
 	return err ? err
 		   : check_realtime(c, seen.key[calvin_spec_key_index(chain_keys, "realtime")]);
 }

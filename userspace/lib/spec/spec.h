@@ -243,6 +243,9 @@ struct calvin_vnf_spec {
 	/* The node the VNF runs on; default: a node of its own, named after the
 	 * VNF. Consecutive kernel VNFs may share a node (run in order there). */
 	char node[CALVIN_NAME_MAX + 1];
+	/* The host it runs on: "local" (the default: where calvin runs) or
+	 * a name under hosts: (calvin_spec_host()) */
+	char host[CALVIN_NAME_MAX + 1];
 	enum calvin_vnf_kind kind;
 	enum calvin_space space; /* default: the kind's space (forward: kernel) */
 	unsigned int burst; /* user space only: 1 = latency mode (default) */
@@ -266,6 +269,7 @@ struct calvin_vnf_spec {
 struct calvin_server_spec {
 	char name[CALVIN_NAME_MAX + 1]; /* default "server" */
 	enum calvin_server_kind kind;
+	char host[CALVIN_NAME_MAX + 1]; /* default "local" */
 };
 
 struct calvin_probe_spec {
@@ -349,6 +353,43 @@ struct calvin_monitor_spec {
 	uint64_t hook_timeout_ns;
 };
 
+/* Hosts a chain spans (hosts.c). The host calvin runs on is "local",
+ * never listed; every other host is reached through its libvirt daemon
+ * (a URI calvin_libvirt_uri_check() allows, and not the local daemon),
+ * and its OVS joins OVN as a chassis of its own. Links between hosts are
+ * OVN logical switches, so hosts: needs an ovn: section.
+ * YAML: hosts: [{name: NAME, uri: URI, chassis: NAME}]
+ *       ovn: {nb: tcp:IP:PORT | ssl:IP:PORT | unix:/PATH,
+ *             private-key: /PATH, certificate: /PATH, ca-cert: /PATH,
+ *             underlay-mtu: N (default 1500)}
+ * (the three files for ssl only, and then all three) */
+#define CALVIN_MAX_HOSTS 8
+#define CALVIN_LOCAL_HOST "local"
+#define CALVIN_CHASSIS_MAX 64
+
+struct calvin_host_spec {
+	char name[CALVIN_NAME_MAX + 1];
+	char uri[CALVIN_URI_MAX];
+	char chassis[CALVIN_URI_MAX]; /* OVN's Chassis name: at most CALVIN_CHASSIS_MAX */
+	struct calvin_pos pos; /* of its name */
+};
+
+/* Geneve's cost on the underlay: outer IPv4 20, UDP 8, Geneve 8, OVN's
+ * option 8, the inner Ethernet header 14 (tests/multihost/README.md) */
+#define CALVIN_GENEVE_OVERHEAD 58
+#define CALVIN_UNDERLAY_MTU_DEFAULT 1500
+
+struct calvin_ovn_spec {
+	char nb[CALVIN_URI_MAX]; /* the northbound database's remote */
+	/* the hosts' network between them; a link between hosts gets
+	 * underlay_mtu - CALVIN_GENEVE_OVERHEAD (calvin_link_mtu()) */
+	unsigned int underlay_mtu;
+	char private_key[CALVIN_URI_MAX]; /* ssl: absolute paths */
+	char certificate[CALVIN_URI_MAX];
+	char ca_cert[CALVIN_URI_MAX];
+	struct calvin_pos pos; /* of the section's key; line 0: not written */
+};
+
 struct calvin_chain_spec {
 	char name[CALVIN_NAME_MAX + 1];
 	char path[4096]; /* the file it came from */
@@ -365,6 +406,9 @@ struct calvin_chain_spec {
 	struct calvin_realtime_spec realtime;
 	struct calvin_libvirt_spec libvirt;
 	struct calvin_monitor_spec monitor;
+	unsigned int nr_hosts; /* 0: every node on the local host */
+	struct calvin_host_spec hosts[CALVIN_MAX_HOSTS];
+	struct calvin_ovn_spec ovn;
 };
 
 /* ==== parse.c, load.c, text.c: a chain file read and parsed ==== */
@@ -560,6 +604,24 @@ int calvin_spec_check_image(const struct calvin_chain_spec *spec, char *err, siz
  * or -ENOENT with "DIR/vmlinuz (the guest kernel) is missing"-style text
  * in why. */
 int calvin_vm_image_check(const char *dir, char *why, size_t len);
+
+/* ==== hosts.c: the hosts a chain spans ==== */
+
+/* The remote host named name, or NULL for "local" (and for a name the
+ * spec does not list, which the parser refuses). */
+const struct calvin_host_spec *calvin_spec_host(const struct calvin_chain_spec *spec,
+						const char *name);
+/* Does the chain put any node on another host than calvin's? */
+bool calvin_spec_multihost(const struct calvin_chain_spec *spec);
+/* An OVSDB remote calvin may hand ovn-nbctl: tcp:IP:PORT or ssl:IP:PORT
+ * (IPv4, or IPv6 in brackets; port 1..65535) or unix:/PATH. 0, or
+ * -EINVAL with a sentence in why saying what to write. */
+int calvin_ovn_remote_check(const char *remote, char *why, size_t len);
+/* The MTU of a link between hosts: the underlay's less Geneve's cost. */
+unsigned int calvin_link_mtu(const struct calvin_chain_spec *spec);
+/* What runs where, one line: "local: probe, fwd-k; b (chassis b,
+ * qemu+tcp://10.99.0.12/system): fwd-u, server". */
+void calvin_spec_where(const struct calvin_chain_spec *spec, char *buf, size_t len);
 
 /* ==== diff.c ==== */
 

@@ -68,6 +68,8 @@ struct spec_ctx {
 	yaml_node_t *vnf_name[CALVIN_MAX_VNFS];
 	yaml_node_t *server_name; /* NULL: the default name */
 	yaml_node_t *vnf_node[CALVIN_MAX_VNFS]; /* NULL: the default node */
+	yaml_node_t *vnf_host[CALVIN_MAX_VNFS]; /* NULL: the default host, local */
+	yaml_node_t *server_host;
 	/* the VNF being walked, for messages about its rules and routes */
 	struct calvin_vnf_spec *vnf;
 	unsigned int vnf_index;
@@ -102,6 +104,7 @@ enum key_type {
 	KEY_STRING, /* char[CALVIN_URI_MAX]: printable, no spaces */
 	KEY_URI,    /* a KEY_STRING calvin_libvirt_uri_check() allows */
 	KEY_MIB,    /* unsigned int MiB, written with a unit; min..max */
+	KEY_HOSTS,  /* the hosts list, set by its key's set(): hosts.c */
 };
 
 struct spec_key {
@@ -137,6 +140,9 @@ int calvin_spec_set_uint(struct spec_ctx *c, const struct spec_key *k, yaml_node
 /* "acl 'fw'", or "acl in VNF 2" before its name is read */
 const char *calvin_spec_vnf_label(struct spec_ctx *c, char *buf, size_t size);
 
+/* "why" of a check that returns -EINVAL with a sentence (libvirt_uri.c) */
+__attribute__((format(printf, 3, 4))) int calvin_spec_why(char *why, size_t len, const char *fmt,
+							  ...);
 /* walk.c */
 int calvin_spec_walk_mapping(struct spec_ctx *c, yaml_node_t *map, const char *what,
 			     const struct spec_key *keys, void *obj, struct spec_seen *seen);
@@ -169,6 +175,12 @@ int calvin_spec_check_names(struct spec_ctx *c);
 void calvin_spec_monitor_defaults(struct calvin_monitor_spec *m);
 int calvin_spec_set_monitor(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
 			    void *field);
+/* hosts.c: the hosts list, the ovn section, and every node's host */
+extern const struct spec_key calvin_ovn_keys[];
+int calvin_spec_set_hosts(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
+			  void *field);
+int calvin_spec_ovn_after(struct spec_ctx *c, void *obj, struct spec_seen *seen);
+int calvin_spec_check_hosts(struct spec_ctx *c, yaml_node_t *hosts, yaml_node_t *ovn);
 /* encrypt/decrypt and nc-encode/nc-decode pairs (pairs.c) */
 int calvin_spec_check_pairs(struct spec_ctx *c);
 

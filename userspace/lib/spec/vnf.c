@@ -11,7 +11,7 @@
 #define V(field) offsetof(struct calvin_vnf_spec, field)
 
 /* Every kind's table starts with these, so the indices hold for all. */
-enum { VNF_NAME, VNF_KIND, VNF_SPACE, VNF_NODE, VNF_BURST, VNF_PMD, VNF_USER_END };
+enum { VNF_NAME, VNF_KIND, VNF_SPACE, VNF_NODE, VNF_HOST, VNF_BURST, VNF_PMD, VNF_USER_END };
 #define KERNEL_PARAMS VNF_BURST /* kernel kinds' own keys start here */
 
 #define COMMON_KEYS                                                                                \
@@ -27,7 +27,8 @@ enum { VNF_NAME, VNF_KIND, VNF_SPACE, VNF_NODE, VNF_BURST, VNF_PMD, VNF_USER_END
 		       .type = KEY_WORD,                                                           \
 		       .off = V(space),                                                            \
 		       .words = calvin_space_words},                                               \
-	[VNF_NODE] = {.name = "node", .type = KEY_NAME, .off = V(node)}
+	[VNF_NODE] = {.name = "node", .type = KEY_NAME, .off = V(node)},                            \
+	[VNF_HOST] = {.name = "host", .type = KEY_NAME, .off = V(host)}
 
 #define USER_KEYS                                                                                  \
 	[VNF_BURST] = {.name = "burst", .type = KEY_UINT, .off = V(burst), .min = 1, .max = 512},  \
@@ -367,6 +368,7 @@ static int set_vnf(struct spec_ctx *c, yaml_node_t *in, unsigned int i)
 	vnf->space = calvin_kind_space(kind);
 	vnf->burst = 1;
 	vnf->pmd = CALVIN_PMD_AF_XDP;
+	strcpy(vnf->host, CALVIN_LOCAL_HOST);
 	if (kinds[kind].defaults)
 		kinds[kind].defaults(vnf);
 	c->vnf = vnf;
@@ -384,6 +386,7 @@ static int set_vnf(struct spec_ctx *c, yaml_node_t *in, unsigned int i)
 		return err;
 	c->vnf_name[i] = seen.val[VNF_NAME];
 	c->vnf_node[i] = seen.val[VNF_NODE];
+	c->vnf_host[i] = seen.val[VNF_HOST];
 	if (!seen.key[VNF_NODE])
 		strcpy(vnf->node, vnf->name);
 	return 0;

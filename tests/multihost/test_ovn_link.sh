@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# A link between hosts as calvin makes it (userspace/calvin/ovn/, through
+# build/tests/tools/ovnlink until `calvin up` deploys chains across hosts):
+# an OVN logical switch with two ports named by UUIDs, addresses unknown
+# and no port security, journalled first; both ports bound (one on each
+# simulated host) within a deadline and carrying ping; `calvin down`
+# removes them. (Crashes, another's switch and a database that does not
+# answer: test_ovn_nb.sh, against a database of its own.)
+# Run it under the machine lock: flock /tmp/calvin-net.lock bash tests/multihost/test_ovn_link.sh
+# shellcheck disable=SC2086 # $SIM is the script with its interpreter
+. "$(dirname "$0")/lib.sh"
+trap 'rm -rf "$TMP"' EXIT
+require_sim
+OVN=build/tests/tools/ovnlink
+CALVIN=build/calvin
+[ -x $OVN ] && [ -x $CALVIN ] || skip "calvin and its test tools are not built (run make)"
+trap '$SIM down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+$SIM up 2 >"$TMP/sim" 2>&1 || fail "sim.sh up 2: $(tail -n 3 "$TMP/sim")"
+. "$SIM_DIR/env"
+export CALVIN_RUN_DIR=$TMP/run
+C=t-ovn
+LS=calvin-$C-l1
+OVERLAY=192.168.98
+
+ours() { nbctl --bare --columns=name find Logical_Switch external_ids:calvin-chain=$C; }
+nb_clean() { # WHAT
+	[ -z "$(ours)" ] || fail "$1: logical switch left: $(ours)"
+	[ -z "$(nbctl --bare --columns=name find Logical_Switch_Port external_ids:calvin-chain=$C)" ] ||
+		fail "$1: ports left"
+	[ ! -e "$CALVIN_RUN_DIR/$C.state" ] || fail "$1: the journal is left"
+}
+
+# --- a link: made, journalled, bound on both hosts, carrying ping -------------
+t0=$(now_ms)
+$OVN up $C l1 "$CALVIN_SIM_NB" >"$TMP/ports" 2>"$TMP/err" || fail "ovnlink up: $(cat "$TMP/err")"
+P1=$(sed -n 1p "$TMP/ports") P2=$(sed -n 2p "$TMP/ports")
+[[ $P1 =~ ^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$ ]] || fail "port name $P1 is no UUID"
+made=$(($(now_ms) - t0))
+[ "$(ours)" = "$LS" ] || fail "no tagged switch $LS: $(nbctl show)"
+for p in $P1 $P2; do
+	[ "$(nbctl lsp-get-addresses $p)" = unknown ] || fail "$p: addresses $(nbctl lsp-get-addresses $p)"
+	[ -z "$(nbctl lsp-get-port-security $p)" ] || fail "$p has port security"
+	[ "$(nbctl lsp-get-ls $p | sed 's/.*(\(.*\))/\1/')" = "$LS" ] || fail "$p is not on $LS"
+done
+grep -q "^ovnls $LS $CALVIN_SIM_NB$" "$CALVIN_RUN_DIR/$C.state" &&
+	grep -q "^ovnlsp $P1 $CALVIN_SIM_NB$" "$CALVIN_RUN_DIR/$C.state" ||
+	fail "the journal lacks the switch or a port: $(cat "$CALVIN_RUN_DIR/$C.state")"
+# not bound yet: the wait ends at its deadline, naming the port
+t0=$(now_ms)
+$OVN wait "$CALVIN_SIM_NB" 300 $P1 2>"$TMP/err" && fail "an unbound port counted as up"
+grep -q "port $P1 is not bound to its chassis after 300 ms" "$TMP/err" || fail "wait said: $(cat "$TMP/err")"
+port_up a $P1 $OVERLAY.1 1442
+port_up b $P2 $OVERLAY.2 1442
+t0=$(now_ms)
+$OVN wait "$CALVIN_SIM_NB" 10000 $P1 $P2 2>"$TMP/err" || fail "ports not up: $(cat "$TMP/err")"
+bound=$(($(now_ms) - t0))
+bound_to $P1 a && bound_to $P2 b || fail "ports are up but not bound to chassis a and b"
+t0=$(now_ms)
+wait_until "a first ping across the link" in_vnf a ping -c 1 -W 1 $OVERLAY.2
+first=$(($(now_ms) - t0))
+in_vnf a ping -q -c 20 -i 0.01 -W 1 $OVERLAY.2 >"$TMP/ping" || fail "ping a -> b: $(cat "$TMP/ping")"
+echo "ok: link made in ${made} ms, both ports bound ${bound} ms after they were attached, first ping ${first} ms later; $(tail -n 1 "$TMP/ping")"
+
+# --- down removes it ---------------------------------------------------------
+$CALVIN down $C 2>"$TMP/err" || fail "down: $(cat "$TMP/err")"
+nb_clean "down"
+$CALVIN down $C || fail "a second down failed"
+wait_until "the ports' bindings to go" eval "unbound $P1 && unbound $P2"
+echo "ok: down removed the switch and its ports, and their bindings"
+
+# --- plan reads each host's CPUs through its libvirt ------------------------------
+$CALVIN plan chains/tactile-2host.yaml >"$TMP/plan" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 4 ] || fail "plan of the two-host chain exited $rc, want 4: $(cat "$TMP/err")"
+ncpu=$(nproc --all)
+for h in a b; do
+	grep -q "^host $h: CPUs 0-$((ncpu - 1)) (NUMA node0 0-$((ncpu - 1))), from its libvirt; there calvin pins each VM's vCPUs and emulator threads only: it cannot isolate CPUs, move IRQs or set cpusets$" "$TMP/plan" ||
+		fail "plan has no line for host $h: $(cat "$TMP/plan")"
+done
+echo "ok: $(grep '^host b' "$TMP/plan")"
+# a host whose libvirtd is stopped: one clear line, exit 1
+$SIM libvirtd b stop >/dev/null || fail "cannot stop b's libvirtd"
+$CALVIN plan chains/tactile-2host.yaml >/dev/null 2>"$TMP/err"
+rc=$?
+$SIM libvirtd b start >/dev/null
+[ $rc -eq 1 ] || fail "plan with b's libvirtd stopped exited $rc: $(cat "$TMP/err")"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "cannot reach libvirt at qemu+tcp://$CALVIN_SIM_ADDR_b/system: .*Connection refused" "$TMP/err" ||
+	fail "plan said: $(cat "$TMP/err")"
+echo "ok: $(cat "$TMP/err")"
+
+echo PASS

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Chains across hosts (issue 16), as far as this build takes them: what
+ * runs where, said by validate and plan, and the refusal to deploy a
+ * chain with a node on another host until its deployment exists. */
+#include <json-c/json.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "commands.h"
+#include "hosts.h"
+#include "jout.h"
+#include "libvirt/host.h"
+#include "util.h"
+#include "util/util.h"
+
+void hosts_show(const struct calvin_chain_spec *spec)
+{
+	char where[1024];
+	struct json_object *hosts, *h;
+	unsigned int i;
+
+	if (!spec->nr_hosts)
+		return;
+	calvin_spec_where(spec, where, sizeof(where));
+	if (!calvin_json) {
+		printf("hosts: %s; links between hosts: OVN logical switches in %s\n", where,
+		       spec->ovn.nb);
+		return;
+	}
+	hosts = json_object_new_array();
+	for (i = 0; hosts && i < spec->nr_hosts; i++) {
+		h = json_object_new_object();
+		if (!h)
+			break;
+		jw_str(h, "name", spec->hosts[i].name);
+		jw_str(h, "uri", spec->hosts[i].uri);
+		jw_str(h, "chassis", spec->hosts[i].chassis);
+		json_object_array_add(hosts, h);
+	}
+	json_object_object_add(jout(), "hosts", hosts);
+	jw_str(jout(), "where", where);
+	jw_str(jout(), "ovn_nb", spec->ovn.nb);
+}
+
+static bool host_used(const struct calvin_chain_spec *spec, const char *host)
+{
+	unsigned int i;
+
+	for (i = 0; i < spec->nr_vnfs; i++)
+		if (!strcmp(spec->vnfs[i].host, host))
+			return true;
+	return !strcmp(spec->server.host, host);
+}
+
+/* One host's CPUs as its libvirt says, and what calvin cannot do there. */
+static int host_cpus_show(const struct calvin_host_spec *h)
+{
+	char why[256], online[128], node[128];
+	struct calvin_topology *t = malloc(sizeof(*t));
+	struct calvin_cpumask m;
+	int err, n;
+
+	if (!t)
+		return -ENOMEM;
+	err = lv_host_topology(h->uri, t, why, sizeof(why));
+	if (err == -ECONNREFUSED) {
+		free(t);
+		return err; /* lv_open() said it */
+	}
+	if (err) {
+		calvin_err("host %s (%s): %s", h->name, h->uri, why);
+		free(t);
+		return err;
+	}
+	calvin_cpumask_list(&t->online, online, sizeof(online));
+	printf("host %s: CPUs %s", h->name, online);
+	for (n = 0; n < (int)t->nr_nodes; n++)
+		if (calvin_topology_node_cpus(t, n, &m))
+			printf("%snode%d %s", n ? ", " : " (NUMA ", n,
+			       calvin_cpumask_list(&m, node, sizeof(node)));
+	printf("%s, from its libvirt; there calvin pins each VM's vCPUs and emulator "
+	       "threads only: it cannot isolate CPUs, move IRQs or set cpusets\n",
+	       t->nr_nodes ? ")" : "");
+	free(t);
+	return 0;
+}
+
+int hosts_plan_show(const struct calvin_chain_spec *spec)
+{
+	unsigned int i;
+
+	for (i = 0; i < spec->nr_hosts; i++)
+		if (host_used(spec, spec->hosts[i].name) && host_cpus_show(&spec->hosts[i]))
+			return CALVIN_EXIT_FAIL;
+	return 0;
+}
+
+int hosts_check(const struct calvin_chain_spec *spec)
+{
+	unsigned int i;
+
+	if (!calvin_spec_multihost(spec))
+		return 0;
+	for (i = 0; i < spec->nr_vnfs; i++)
+		if (calvin_spec_host(spec, spec->vnfs[i].host))
+			break;
+	return host_cannot(spec,
+			   "%s '%s' is on host '%s', and this build of calvin cannot deploy a "
+			   "node on another host yet (issue 16: the chain file is parsed and "
+			   "checked, the deployment across hosts is not built); put every node "
+			   "on host local",
+			   i < spec->nr_vnfs ? "VNF" : "server",
+			   i < spec->nr_vnfs ? spec->vnfs[i].name : spec->server.name,
+			   i < spec->nr_vnfs ? spec->vnfs[i].host : spec->server.host);
+}
