@@ -33,7 +33,6 @@ static struct vnf T;
 /* Load a fresh impair.bpf.o with lo in every devmap slot; 77 if it cannot. */
 static int open_vnf(struct vnf *v)
 {
-	uint32_t slot, lo = IFINDEX_LO;
 	struct bpf_map *devmaps[3];
 	size_t i;
 
@@ -46,14 +45,8 @@ static int open_vnf(struct vnf *v)
 	devmaps[0] = v->skel->maps.calvin_egress;
 	devmaps[1] = v->skel->maps.calvin_dup_east;
 	devmaps[2] = v->skel->maps.calvin_dup_west;
-	for (i = 0; i < sizeof(devmaps) / sizeof(devmaps[0]); i++) {
-		for (slot = 0; slot < 2; slot++) {
-			if (bpf_map_update_elem(bpf_map__fd(devmaps[i]), &slot, &lo, BPF_ANY)) {
-				printf("cannot put lo in a devmap here: %s\n", strerror(errno));
-				return 77;
-			}
-		}
-	}
+	for (i = 0; i < sizeof(devmaps) / sizeof(devmaps[0]); i++)
+		devmap_lo_or_skip(bpf_map__fd(devmaps[i]), 2);
 	return 0;
 }
 
