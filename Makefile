@@ -267,7 +267,7 @@ $(LOADER_SRCS:%.c=$(B)/%.o): $(B)/kernel/%.o: kernel/%.c | $(SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(filter-out -Iuserspace/%,$(CFLAGS)) -I$(B)/kernel -MMD -MP -c $< -o $@
 
-$(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*/*.h)
+$(B)/tests/unit/%: tests/unit/%.c $(B)/lib/libcalvin.a $(wildcard tests/unit/*/*.h tests/tools/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(call pc,--libs cmocka) $(LIB_LDLIBS)
 
@@ -326,7 +326,7 @@ $(B)/tests/bpf/%: tests/bpf/%.c $(SKELS) $(B)/lib/libcalvin.a \
 	$(CC) $(CFLAGS) -I$(B)/kernel -o $@ $< $(B)/lib/libcalvin.a \
 		$(call pc,--libs libbpf cmocka) $(LIB_LDLIBS)
 
-$(B)/tests/tools/%: tests/tools/%.c $(B)/lib/libcalvin.a
+$(B)/tests/tools/%: tests/tools/%.c $(B)/lib/libcalvin.a $(wildcard tests/tools/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libcalvin.a $(LIB_LDLIBS)
 
