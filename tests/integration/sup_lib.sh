@@ -50,3 +50,15 @@ probes_pass() { # CHAIN COUNT
 	[ "$(json_num received <"$TMP/p.json")" = "$2" ] ||
 		fail "probes lost: $(json_num received <"$TMP/p.json") of $2 back"
 }
+
+# A VNF that dies at once on every start: hold its DPDK runtime's config
+# lock, as a second primary process would (its EAL refuses to start), in
+# the background (PID in LOCKER) until killed. Needs perl.
+dpdk_lock_hold() { # CHAIN VNF
+	perl -e 'use Fcntl; open(my $f, "+<", $ARGV[0]) or die "$!"; $| = 1;
+		my $l = pack("s s x4 q q i x4", F_WRLCK, 0, 0, 0, 0);
+		fcntl($f, F_SETLK, $l) or die "lock: $!";
+		print "locked\n"; sleep 600' /var/run/dpdk/calvin-$1.$2/config >"$TMP/lock" 2>&1 &
+	LOCKER=$!
+	wait_until "the config lock held" grep -q locked "$TMP/lock"
+}

@@ -176,17 +176,23 @@ static int parse_line(struct state_entry *e, char *line)
 static int read_entries(struct chain_state *s)
 {
 	char line[1024];
+	long off;
 	FILE *f;
 
 	f = fdopen(dup(s->fd), "r");
 	if (!f)
 		return -errno;
 	/* a line cut short by a crash is skipped: its resource was never made */
-	while (fgets(line, sizeof(line), f) && s->nr < STATE_MAX_ENTRIES) {
+	while (s->nr < STATE_MAX_ENTRIES) {
+		off = ftell(f);
+		if (!fgets(line, sizeof(line), f))
+			break;
 		if (!strchr(line, '\n'))
 			continue;
-		if (parse_line(&s->e[s->nr], line) == 0)
-			s->nr++;
+		if (parse_line(&s->e[s->nr], line) == 0) {
+			s->e[s->nr].off = off;
+			s->e[s->nr++].len = (unsigned int)strlen(line);
+		}
 	}
 	fclose(f);
 	return 0;
@@ -234,14 +240,26 @@ int state_open(struct chain_state *s, const char *chain)
 	return err;
 }
 
+/* "PID START" of a process entry, and the width a proc line gives them. */
+#define PROC_FIELDS_LEN 31 /* 10 digits, a blank, 20 digits */
+static const char *proc_fields(const struct state_entry *e, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d %llu", (int)e->pid, e->start);
+	return buf;
+}
+
 static int format_line(const struct state_entry *e, char *line, size_t len)
 {
 	const char *w = kind_word[e->kind];
+	char fields[48];
 
 	switch (e->kind) {
 	case ST_XDP:
 		return snprintf(line, len, "xdp %s %s\n", e->name, e->ifname);
 	case ST_PROC:
+		/* room for any PID and start time: a successor fits in place */
+		return snprintf(line, len, "%s %s %-*s\n", w, e->name, PROC_FIELDS_LEN,
+				proc_fields(e, fields, sizeof(fields)));
 	case ST_SUPERVISOR:
 		return snprintf(line, len, "%s %s %d %llu\n", w, e->name, (int)e->pid, e->start);
 	case ST_NETSYSFS:
@@ -276,16 +294,50 @@ static bool state_has(const struct chain_state *s, const struct state_entry *e)
 	return false;
 }
 
+/* A process entry of e's node whose process is gone, with a line as long
+ * as e's: its place is e's. -1 if none. */
+static int state_gone_proc(const struct chain_state *s, const struct state_entry *e,
+			   unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; e->kind == ST_PROC && i < s->nr; i++)
+		if (s->e[i].kind == ST_PROC && !strcmp(s->e[i].name, e->name) &&
+		    s->e[i].len == len && !proc_is(s->e[i].pid, s->e[i].start))
+			return (int)i;
+	return -1;
+}
+
+/* Write line over entry i's, synced. The file is opened for appending,
+ * where pwrite() would append too: the flag is off for this one write. */
+static int state_rewrite(struct chain_state *s, unsigned int i, const char *line)
+{
+	int flags = fcntl(s->fd, F_GETFL), err = 0;
+	long off = s->e[i].off;
+	ssize_t n;
+
+	if (flags < 0 || fcntl(s->fd, F_SETFL, flags & ~O_APPEND) < 0)
+		return -errno;
+	n = pwrite(s->fd, line, s->e[i].len, off);
+	if (n != (ssize_t)s->e[i].len || fdatasync(s->fd) < 0)
+		err = errno ? -errno : -EIO;
+	fcntl(s->fd, F_SETFL, flags);
+	if (err)
+		return err;
+	parse_line(&s->e[i], (char *)line);
+	s->e[i].off = off;
+	s->e[i].len = (unsigned int)n;
+	journal_step();
+	return 0;
+}
+
 int state_append(struct chain_state *s, const struct state_entry *e)
 {
 	char line[1024];
-	int n;
+	int n, i;
 
 	if (state_has(s, e))
 		return 0;
-
-	if (s->nr >= STATE_MAX_ENTRIES)
-		return -ENOSPC;
 	if (!state_name_fits(e->name))
 		return -ENAMETOOLONG;
 	/* Ctrl-C: no new resource; the caller undoes what the journal holds */
@@ -294,9 +346,16 @@ int state_append(struct chain_state *s, const struct state_entry *e)
 	n = format_line(e, line, sizeof(line));
 	if (n < 0 || n >= (int)sizeof(line))
 		return -ENAMETOOLONG;
+	i = state_gone_proc(s, e, (unsigned int)n);
+	if (i >= 0)
+		return state_rewrite(s, (unsigned int)i, line);
+	if (s->nr >= STATE_MAX_ENTRIES)
+		return -ENOSPC;
 	if (write(s->fd, line, n) != n || fdatasync(s->fd) < 0)
 		return errno ? -errno : -EIO;
-	parse_line(&s->e[s->nr++], line);
+	parse_line(&s->e[s->nr], line);
+	s->e[s->nr].off = lseek(s->fd, 0, SEEK_END) - n;
+	s->e[s->nr++].len = (unsigned int)n;
 	journal_step();
 	return 0;
 }

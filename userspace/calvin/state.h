@@ -24,6 +24,10 @@
  *   lvpool NAME URI               a libvirt storage pool at URI (libvirt/storage.c)
  *   lvvol POOL/NAME URI           a volume in it (a guest image, or its sidecar)
  *
+ * A proc line is padded with blanks to one length per node, so that a VNF
+ * the supervisor restarts takes the line of its dead process in place:
+ * the journal does not grow with restarts.
+ *
  * The file is /run/calvin/CHAIN.state; its existence means "deployed".
  * Every name fits an entry whole (state_add refuses one that does not, and
  * `up` checks them all before it creates anything): a name cut short
@@ -71,6 +75,8 @@ struct state_entry {
 	pid_t pid;		  /* ST_PROC, ST_SCHED, ST_SUPERVISOR */
 	unsigned long long start; /* ST_PROC, ST_SCHED */
 	char value[320];	  /* ST_NETSYSFS: the old value; ST_SCHED: "POLICY PRIORITY" */
+	long off;		  /* where its line starts in the file, and its length */
+	unsigned int len;
 };
 
 struct chain_state {
@@ -94,7 +100,9 @@ int state_create(struct chain_state *s, const char *chain);
 /* Open and lock an existing journal and read its entries; -ENOENT if none. */
 int state_open(struct chain_state *s, const char *chain);
 /* Append one entry and sync it to disk before returning. ST_DOMAIN and
- * ST_LV_* take the URI as ifname, ST_OVN_* the northbound database. */
+ * ST_LV_* take the URI as ifname, ST_OVN_* the northbound database. A
+ * process (ST_PROC) takes the place of a gone one of the same node
+ * instead: its line is rewritten in place, synced the same way. */
 int state_add(struct chain_state *s, enum state_kind kind, const char *name, const char *ifname,
 	      pid_t pid, unsigned long long start);
 /* Append a whole entry (any kind), synced, like state_add(). */

@@ -329,6 +329,15 @@ static bool hosts_ok(const struct calvin_chain_spec *spec)
 		spec->probe.size + 28 <= calvin_link_mtu(spec));
 }
 
+/* The restart rule the supervisor divides by and shifts with. */
+static bool supervise_ok(const struct calvin_supervise_spec *r)
+{
+	return r->restarts >= 1 && r->restarts <= CALVIN_RESTARTS_MAX &&
+	       r->within_ns >= 1000000000ULL && r->within_ns <= 3600000000000ULL &&
+	       r->backoff_min_ns >= 10000000ULL && r->backoff_min_ns <= r->backoff_max_ns &&
+	       r->backoff_max_ns <= 60000000000ULL;
+}
+
 /* Beyond memory safety, check the contract: a spec that parses is within
  * its limits, and an error is one line that starts with the path. */
 static void parse_checked(const char *data, size_t size)
@@ -352,7 +361,8 @@ static void parse_checked(const char *data, size_t size)
 			abort();
 		return;
 	}
-	if (!pairs_ok(&spec) || !uri_ok(spec.libvirt.uri) || !hosts_ok(&spec))
+	if (!pairs_ok(&spec) || !uri_ok(spec.libvirt.uri) || !hosts_ok(&spec) ||
+	    !supervise_ok(&spec.supervise))
 		abort();
 	resolved_checked(text, size, &spec);
 	free(text);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "spec/spec.h"
+#include "spec_fixture.h"
 
 /* lines 1-5: a chain with one kernel VNF */
 #define HEAD "name: c\nbudget: 1ms\nvnfs:\n  - name: a\n    kind: forward\n"
@@ -93,9 +94,7 @@ static void test_listen(void **unused)
 
 static void test_bad(void **unused)
 {
-	static const struct {
-		const char *yaml, *where, *what;
-	} bad[] = {
+	static const struct spec_refusal bad[] = {
 		{ HEAD "monitor: 3\n", "t.yaml:6:10:", "must be a mapping" },
 		{ HEAD "monitor:\n  rate: 0\n", "t.yaml:7:9:", "rate" },
 		{ HEAD "monitor:\n  window: 10\n", "t.yaml:7:11:", "no unit" },
@@ -118,17 +117,8 @@ static void test_bad(void **unused)
 		{ HEAD "monitor:\n  color: red\n", "t.yaml:7:3:", "unknown key 'color'" },
 		{ HEAD "monitor:\n  rate: 5\n  rate: 6\n", "t.yaml:8:3:", "duplicate key" },
 	};
-	struct calvin_chain_spec s;
-	char err[CALVIN_ERR_MAX];
-	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(parse(bad[i].yaml, &s, err), -EINVAL);
-		print_message("%s\n", err);
-		assert_memory_equal(err, bad[i].where, strlen(bad[i].where));
-		assert_non_null(strstr(err, bad[i].what));
-		assert_null(strchr(err, '\n'));
-	}
+	spec_refusals(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /* A monitor section that changes is a settings change on a running chain,

@@ -21,6 +21,7 @@
 #include "jout.h"
 #include "kvnf.h"
 #include "spec/spec.h"
+#include "supervise/supervise.h"
 #include "util.h"
 #include "util/util.h"
 
@@ -81,6 +82,7 @@ static int apply(const struct calvin_chain_spec *spec, const struct calvin_spec_
 static void print_update(const struct calvin_chain_spec *spec, const struct calvin_spec_diff *d)
 {
 	struct json_object *names = calvin_json ? jw_arr() : NULL;
+	const char *what = "";
 	unsigned int i, n = 0;
 
 	if (!calvin_json && !d->nr_params && !d->settings)
@@ -101,9 +103,12 @@ static void print_update(const struct calvin_chain_spec *spec, const struct calv
 	jw_bool(jout(), "unchanged", !d->nr_params && !d->settings);
 	jw_add(jout(), "updated", names);
 	jw_bool(jout(), "settings", d->settings);
+	if (d->supervise)
+		what = "settings (restart limits: a new supervisor)";
+	else if (d->settings)
+		what = "budget and probe defaults";
 	if (!calvin_json)
-		printf("%s%s\n", d->settings && n ? "; " : "",
-		       d->settings ? "budget and probe defaults" : "");
+		printf("%s%s\n", d->settings && n ? "; " : "", what);
 }
 
 /* The deployed copy of the file follows the new one, moved lines
@@ -117,6 +122,19 @@ static void refresh_copy(const struct calvin_spec_text *text, const char *name, 
 	if (state_file(tmp, sizeof(tmp), name, ".d/spec.yaml") ||
 	    calvin_spec_text_write(text, copy, tmp, why, sizeof(why)))
 		calvin_err("cannot update %s; status shows the lines of the file as it was", copy);
+}
+
+/* New restart limits: the running supervisor has the old ones, so it
+ * goes (unlocked, as it may be journalling a restart), and up's
+ * supervise_attach() starts one that reads the new copy. The data path
+ * stays as it is. */
+static void supervisor_retire(const char *chain)
+{
+	struct chain_state *st = malloc(sizeof(*st));
+
+	if (st && !state_peek(st, chain))
+		supervise_stop(st);
+	free(st);
 }
 
 int chain_update(const struct calvin_chain_spec *spec, const struct calvin_spec_text *text)
@@ -152,6 +170,8 @@ int chain_update(const struct calvin_chain_spec *spec, const struct calvin_spec_
 		print_update(spec, &d);
 	}
 	state_close(&state, false);
+	if (!rc && d.supervise)
+		supervisor_retire(spec->name);
 out:
 	free(old);
 	return rc;

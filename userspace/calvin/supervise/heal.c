@@ -28,26 +28,44 @@ uint64_t sup_now_ms(void)
 }
 
 /* The restart rule, the VNFs' and the monitor's: the first start at once,
- * then backoff; worn out after SUP_TRIES starts within SUP_WINDOW_S. */
-uint64_t sup_backoff_ms(const struct sup_vnf *v, uint64_t now)
+ * then backoff; worn out after `restarts` starts `within`. */
+uint64_t sup_backoff_ms(const struct sup *s, const struct sup_vnf *v, uint64_t now)
 {
+	const struct calvin_supervise_spec *r = &s->spec.supervise;
+	uint64_t ms = r->backoff_min_ns / 1000000, max = r->backoff_max_ns / 1000000;
 	unsigned int n = 0, i;
-	uint64_t ms = SUP_BACKOFF_MIN_MS;
 
-	for (i = 0; i < v->nr_tries && i < SUP_TRIES; i++)
-		n += now - v->tries[i] < SUP_WINDOW_S * 1000ULL;
+	for (i = 0; i < v->nr_tries && i < r->restarts; i++)
+		n += now - v->tries[i] < r->within_ns / 1000000;
 	if (!n)
 		return 0;
-	while (--n && ms < SUP_BACKOFF_MAX_MS)
+	while (--n && ms < max)
 		ms *= 2;
-	return ms < SUP_BACKOFF_MAX_MS ? ms : SUP_BACKOFF_MAX_MS;
+	return ms < max ? ms : max;
 }
 
-/* Has k been started SUP_TRIES times within the window? */
-bool sup_worn_out(const struct sup_vnf *v, uint64_t now)
+/* Was v started `restarts` times within the window? The oldest start the
+ * ring holds is the one the next start overwrites. */
+bool sup_worn_out(const struct sup *s, const struct sup_vnf *v, uint64_t now)
 {
-	return v->nr_tries >= SUP_TRIES &&
-	       now - v->tries[v->nr_tries % SUP_TRIES] < SUP_WINDOW_S * 1000ULL;
+	const struct calvin_supervise_spec *r = &s->spec.supervise;
+
+	return v->nr_tries >= r->restarts &&
+	       now - v->tries[v->nr_tries % r->restarts] < r->within_ns / 1000000;
+}
+
+void sup_tried(const struct sup *s, struct sup_vnf *v, uint64_t now)
+{
+	v->tries[v->nr_tries++ % s->spec.supervise.restarts] = now;
+}
+
+void sup_rule_text(const struct sup *s, char *buf, size_t len)
+{
+	const struct calvin_supervise_spec *r = &s->spec.supervise;
+	unsigned long long ms = r->within_ns / 1000000;
+
+	snprintf(buf, len, "%u start%s within %llu %s", r->restarts, r->restarts == 1 ? "" : "s",
+		 ms % 1000 ? ms : ms / 1000, ms % 1000 ? "ms" : "s");
 }
 
 static int read_line(const char *chain, const char *name, char *out, size_t len)

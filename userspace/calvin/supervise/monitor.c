@@ -113,16 +113,16 @@ void sup_monitor_tend(struct sup *s)
 	}
 	if (m->due_ms > now)
 		return;
-	if (sup_worn_out(m, now)) {
-		snprintf(why, sizeof(why), "%d starts within %d s", SUP_TRIES, SUP_WINDOW_S);
+	if (sup_worn_out(s, m, now)) {
+		sup_rule_text(s, why, sizeof(why));
 		m->state = SUP_FAILED;
 		event(s, "monitor-failed", "reason", why);
 		return;
 	}
-	m->tries[m->nr_tries++ % SUP_TRIES] = now;
+	sup_tried(s, m, now);
 	err = monitor_spawn(s);
 	if (err) {
-		m->due_ms = sup_now_ms() + sup_backoff_ms(m, sup_now_ms());
+		m->due_ms = sup_now_ms() + sup_backoff_ms(s, m, sup_now_ms());
 		event(s, "monitor-start-failed", "error", strerror(-err));
 		return;
 	}
@@ -150,7 +150,7 @@ void sup_monitor_exited(struct sup *s)
 	m->pidfd = -1;
 	m->state = SUP_RESTARTING;
 	m->down_ms = sup_now_ms();
-	m->due_ms = m->down_ms + sup_backoff_ms(m, m->down_ms);
+	m->due_ms = m->down_ms + sup_backoff_ms(s, m, m->down_ms);
 	event(s, "monitor-exited", "cause", m->last_exit);
 	sup_report_write(s);
 }

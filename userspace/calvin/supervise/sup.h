@@ -12,12 +12,9 @@
 
 enum sup_state { SUP_RUNNING, SUP_RESTARTING, SUP_STALLED, SUP_FAILED };
 
-/* Restarts: the first at once, then 100 ms doubling to 5 s while they keep
- * failing; after SUP_TRIES starts within SUP_WINDOW_S the VNF is failed. */
-#define SUP_BACKOFF_MIN_MS 100
-#define SUP_BACKOFF_MAX_MS 5000
-#define SUP_TRIES 5
-#define SUP_WINDOW_S 60
+/* Restarts follow the chain file's supervise: section (spec.h; by
+ * default the first at once, then 100 ms doubling to 5 s while they keep
+ * failing, and failed after 5 starts within 60 s). */
 /* The loop's tick: stalled checks and the heartbeat (at most 2 s apart). */
 #define SUP_TICK_MS 1000
 
@@ -36,7 +33,8 @@ struct sup_vnf {
 	uint64_t up_ms;		   /* when it last started (monotonic) */
 	uint64_t down_ms;	   /* when it was found dead (monotonic) */
 	uint64_t due_ms;	   /* restarting: when the next start is due */
-	uint64_t tries[SUP_TRIES]; /* the last starts (monotonic ms), a ring */
+	/* the last spec.supervise.restarts starts (monotonic ms), a ring */
+	uint64_t tries[CALVIN_RESTARTS_MAX];
 	unsigned int nr_tries;
 };
 
@@ -71,11 +69,14 @@ int sup_epoch_next(struct sup *s, uint32_t *epoch);
 int sup_exits_open(void);
 void sup_exits_drain(struct sup *s);
 
-/* The restart rule (heal.c), the VNFs' and the monitor's: the wait
- * before the next start, and whether v was started SUP_TRIES times within
- * SUP_WINDOW_S. */
-uint64_t sup_backoff_ms(const struct sup_vnf *v, uint64_t now);
-bool sup_worn_out(const struct sup_vnf *v, uint64_t now);
+/* The restart rule (heal.c), the VNFs' and the monitor's, from the
+ * chain's supervise: section: the wait before the next start, whether v
+ * was started `restarts` times `within`, a start to count, and the rule
+ * in words for the give-up event ("5 starts within 60 s"). */
+uint64_t sup_backoff_ms(const struct sup *s, const struct sup_vnf *v, uint64_t now);
+bool sup_worn_out(const struct sup *s, const struct sup_vnf *v, uint64_t now);
+void sup_tried(const struct sup *s, struct sup_vnf *v, uint64_t now);
+void sup_rule_text(const struct sup *s, char *buf, size_t len);
 
 /* watch.c: the loop */
 int sup_watch(struct sup *s);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The supervisor's loop: poll the VNFs' pidfds; a VNF that exits is
  * restarted (with the other end of its pair), with backoff, until it
- * has been started SUP_TRIES times within SUP_WINDOW_S; a stopped VNF
+ * has been started as often as the chain's supervise: section allows
+ * within its window; a stopped VNF
  * (SIGSTOP) is stalled, never killed. Every change is an event. */
 #include <errno.h>
 #include <json-c/json.h>
@@ -118,7 +119,7 @@ static void on_exit_of(struct sup *s, unsigned int k)
 
 	exit_cause(s, v);
 	gone(v);
-	v->due_ms = v->down_ms + sup_backoff_ms(v, v->down_ms);
+	v->due_ms = v->down_ms + sup_backoff_ms(s, v, v->down_ms);
 	event(s, "vnf-exited", k, "cause", v->last_exit);
 	if (v->partner >= 0 && s->v[v->partner].state != SUP_FAILED)
 		stop_partner(s, (unsigned int)v->partner);
@@ -128,7 +129,7 @@ static void give_up(struct sup *s, unsigned int k)
 {
 	char why[64];
 
-	snprintf(why, sizeof(why), "%d starts within %d s", SUP_TRIES, SUP_WINDOW_S);
+	sup_rule_text(s, why, sizeof(why));
 	s->v[k].state = SUP_FAILED;
 	event(s, "vnf-failed", k, "reason", why);
 }
@@ -164,7 +165,7 @@ static void heal(struct sup *s, unsigned int k)
 	if (n == 2 && ks[1] < ks[0]) /* in chain order, as up starts them */
 		ks[0] = ks[1], ks[1] = k;
 	for (i = 0; i < n; i++)
-		if (sup_worn_out(&s->v[ks[i]], now)) {
+		if (sup_worn_out(s, &s->v[ks[i]], now)) {
 			give_up(s, ks[0]);
 			if (n == 2)
 				give_up(s, ks[1]);
@@ -175,7 +176,7 @@ static void heal(struct sup *s, unsigned int k)
 		err = sup_epoch_next(s, &epoch);
 	for (i = 0; !err && i < n; i++) {
 		v = &s->v[ks[i]];
-		v->tries[v->nr_tries++ % SUP_TRIES] = now;
+		sup_tried(s, v, now);
 		err = sup_vnf_start(s, ks[i], epoch);
 	}
 	for (i = 0; i < n; i++) {
@@ -184,7 +185,7 @@ static void heal(struct sup *s, unsigned int k)
 			/* the one that started goes again: a pair starts whole */
 			if (v->pidfd >= 0 && !calvin_quit)
 				stop_partner(s, ks[i]);
-			v->due_ms = sup_now_ms() + sup_backoff_ms(v, sup_now_ms());
+			v->due_ms = sup_now_ms() + sup_backoff_ms(s, v, sup_now_ms());
 			continue;
 		}
 		v->state = SUP_RUNNING;

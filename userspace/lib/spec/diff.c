@@ -231,7 +231,8 @@ static bool settings_equal(const struct calvin_chain_spec *a, const struct calvi
 	return a->budget_ns == b->budget_ns && a->probe.count == b->probe.count &&
 	       a->probe.rate == b->probe.rate && a->probe.mode == b->probe.mode &&
 	       a->probe.size == b->probe.size &&
-	       !memcmp(&a->monitor, &b->monitor, sizeof(a->monitor));
+	       !memcmp(&a->monitor, &b->monitor, sizeof(a->monitor)) &&
+	       !memcmp(&a->supervise, &b->supervise, sizeof(a->supervise));
 }
 
 void calvin_spec_diff(const struct calvin_chain_spec *old, const struct calvin_chain_spec *new,
@@ -250,4 +251,5 @@ void calvin_spec_diff(const struct calvin_chain_spec *old, const struct calvin_c
 		d->nr_params += d->params[i];
 	}
 	d->settings = !settings_equal(old, new);
+	d->supervise = memcmp(&old->supervise, &new->supervise, sizeof(old->supervise)) != 0;
 }

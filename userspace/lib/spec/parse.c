@@ -203,6 +203,11 @@ static const struct spec_key chain_keys[] = {
 	  .type = KEY_SECTION,
 	  .off = offsetof(struct calvin_chain_spec, monitor),
 	  .set = calvin_spec_set_monitor },
+	{ .name = "supervise",
+	  .type = KEY_SECTION,
+	  .off = offsetof(struct calvin_chain_spec, supervise),
+	  .keys = calvin_supervise_keys,
+	  .after = calvin_spec_supervise_after },
 	{ .name = "hosts", .type = KEY_HOSTS, .off = 0, .set = calvin_spec_set_hosts },
 	{ .name = "ovn",
 	  .type = KEY_SECTION,
@@ -269,6 +274,7 @@ static void spec_defaults(struct calvin_chain_spec *spec, const char *path)
 	strcpy(spec->libvirt.uri, "qemu:///system");
 	spec->libvirt.memory_mib = 512;
 	calvin_spec_monitor_defaults(&spec->monitor);
+	calvin_spec_supervise_defaults(&spec->supervise);
 	spec->ovn.underlay_mtu = CALVIN_UNDERLAY_MTU_DEFAULT;
 }
 

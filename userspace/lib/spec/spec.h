@@ -353,6 +353,20 @@ struct calvin_monitor_spec {
 	uint64_t hook_timeout_ns;
 };
 
+/* supervise: the supervisor's restart rule for the chain's user VNFs and
+ * its monitor (supervise.c). YAML: supervise: {restarts: N (1..100,
+ * default 5): starts within `within` after which a VNF that keeps dying
+ * is failed; within: DURATION (1s..1h, default 60s); backoff: FIRST..LONGEST
+ * (each 10ms..60s, FIRST <= LONGEST; default 100ms..5s): a dead VNF starts
+ * again at once, then after FIRST, doubling up to LONGEST while it keeps dying
+ * within `within`}. */
+#define CALVIN_RESTARTS_MAX 100
+struct calvin_supervise_spec {
+	unsigned int restarts;
+	uint64_t within_ns;
+	uint64_t backoff_min_ns, backoff_max_ns;
+};
+
 /* Hosts a chain spans (hosts.c). The host calvin runs on is "local",
  * never listed; every other host is reached through its libvirt daemon
  * (a URI calvin_libvirt_uri_check() allows, and not the local daemon),
@@ -406,6 +420,7 @@ struct calvin_chain_spec {
 	struct calvin_realtime_spec realtime;
 	struct calvin_libvirt_spec libvirt;
 	struct calvin_monitor_spec monitor;
+	struct calvin_supervise_spec supervise;
 	unsigned int nr_hosts; /* 0: every node on the local host */
 	struct calvin_host_spec hosts[CALVIN_MAX_HOSTS];
 	struct calvin_ovn_spec ovn;
@@ -643,8 +658,12 @@ struct calvin_spec_diff {
 	/* VNFs, by index, whose kind's parameters changed */
 	bool params[CALVIN_MAX_VNFS];
 	unsigned int nr_params;
-	/* the budget or the probe defaults changed: nothing deployed uses them */
+	/* the budget, the probe defaults, monitor: or supervise: changed:
+	 * nothing deployed uses them */
 	bool settings;
+	/* supervise: changed (a settings change too): the running supervisor
+	 * has the old limits, so `up` replaces it */
+	bool supervise;
 };
 
 /* Compare the deployed spec old with new. When refused is set, params and

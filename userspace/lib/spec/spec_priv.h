@@ -175,6 +175,10 @@ int calvin_spec_check_names(struct spec_ctx *c);
 void calvin_spec_monitor_defaults(struct calvin_monitor_spec *m);
 int calvin_spec_set_monitor(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
 			    void *field);
+/* supervise.c: the supervise section and its defaults */
+extern const struct spec_key calvin_supervise_keys[];
+void calvin_spec_supervise_defaults(struct calvin_supervise_spec *s);
+int calvin_spec_supervise_after(struct spec_ctx *c, void *obj, struct spec_seen *seen);
 /* hosts.c: the hosts list, the ovn section, and every node's host */
 extern const struct spec_key calvin_ovn_keys[];
 int calvin_spec_set_hosts(struct spec_ctx *c, const struct spec_key *k, yaml_node_t *n,
