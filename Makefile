@@ -179,7 +179,7 @@ bench-updown: all
 
 # The cost of calvin monitor at 10/s and 100/s to a chain's RTT, against
 # none, in alternating rounds (flock /tmp/calvin-net.lock make bench-monitor)
-bench-monitor: all
+bench-monitor: all $(B)/bench/rounds_table
 	bench/monitor.sh
 
 # calvin-vnf against dpdk-testpmd on the same ports and CPU, with the
@@ -188,8 +188,8 @@ bench-monitor: all
 bench-testpmd: all $(B)/bench/rounds_table
 	bench/testpmd.sh
 
-# the supervisor: SIGKILL of each user VNF kind to healed, probes lost
-# (hold the lock: flock /tmp/calvin-net.lock make bench-heal)
+# the supervisor: 20 SIGKILLs of each user VNF kind to healed, probes lost
+# (about 8 minutes; it takes the lock itself per kind: make bench-heal)
 bench-heal: all
 	bench/heal.sh
 
