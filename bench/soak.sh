@@ -122,9 +122,8 @@ row() { # LABEL START END MAX GROW SLOPE CPU CPUMAX
 {
 	echo "# calvin benchmark: the supervisor and the monitor over $ELAPSED s, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
-	echo "Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r)."
-	echo "Commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown). Load average at start: $LOAD0; at end: $LOAD1"
-	echo "(per sample: the CSV's load1 column; median $(cut -d, -f2 "$CSV" | tail -n +2 | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'))."
+	echo "Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)."
+	echo "Load average at start: $LOAD0; at end: $LOAD1 (per sample: the CSV's load1 column; median $(cut -d, -f2 "$CSV" | tail -n +2 | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'))."
 	echo "Chain: chains/tactile-fwd.yaml as $NAME, placement shared (fwd-u waits in the kernel),"
 	echo "monitor at 10 probes/s in 10 s windows ($WINDOWS windows, $BREACHES breaches at the end)."
 	echo "Supervisor: PID $SUP ($CMD_SUP); monitor: PID $MON ($CMD_MON)."
