@@ -14,8 +14,8 @@
 # 95% interval, and max, over the faults of each kind.
 # It takes the machine's lock itself for each kind (up, its faults, down),
 # so others can run between kinds: make bench-heal (BENCH_LOCK= when the
-# caller holds the lock already). Writes bench/results/heal-DATE.md and
-# prints it.
+# caller holds the lock already). Writes bench/results/heal-DATE.md (and
+# each fault's figures in heal-DATE.tsv) and prints it.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=$PWD/build
@@ -25,6 +25,7 @@ COUNT=${HEAL_PROBES:-3000} # per fault, at 1000/s; the kill after 0.5 s
 RUN=${CALVIN_RUN_DIR:-/run/calvin}
 BENCH_LOCK=${BENCH_LOCK-/tmp/calvin-net.lock}
 OUT=bench/results/heal-$(date -u +%Y%m%d-%H%M%S).md
+TSV=${OUT%.md}.tsv
 [ -x "$CALVIN" ] || { echo "bench/heal.sh: no $CALVIN (run make)" >&2; exit 2; }
 . bench/lib.sh
 bench_live_init heal.sh bench-heal
@@ -98,6 +99,7 @@ run_kind() { # FILE CHAIN VNF NR_VNFS
 			exit
 		fi
 		for _ in $(seq 1 "$ROUNDS"); do one_fault "$BENCH_SPEC" "$2" "$3" "$4"; done >"$f"
+		sed "s/^/$2 $3 /" "$f" >>"$TSV"
 		echo "$(cut -d' ' -f1 /proc/loadavg)" >>"$f.load"
 		$CALVIN down "$2" >/dev/null 2>&1
 	) 9>"${BENCH_LOCK:-/dev/null}"
@@ -123,6 +125,7 @@ p50() { # FILE COL
 
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 T0=$(date +%s)
+echo "chain vnf heal_ms detect_ms start_ms window_ms lost" >"$TSV"
 run_kind chains/tactile-fwd.yaml b-heal-f fwd-u 1
 run_kind chains/tactile-crypt.yaml b-heal-c enc 2
 run_kind chains/tactile-crypt.yaml b-heal-c dec 2
