@@ -55,9 +55,24 @@ fresh_supervisor() { # SPEC CHAIN VNFS
 	return 1
 }
 
-# One fault: "HEAL_MS DETECT_MS START_MS WINDOW_MS LOST" to stdout
+# When the process PID was forked, in ns since the epoch (to 10 ms: its
+# start time in clock ticks after boot, and the boot's time from
+# /proc/uptime read beside the realtime clock)
+fork_ns() { # PID
+	local st up now
+	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $20 }')
+	read -r up _ </proc/uptime
+	now=$(now_ns)
+	[ -n "$st" ] && awk -v s="$st" -v hz="$(getconf CLK_TCK)" -v up="$up" -v now="$now" \
+		'BEGIN { printf "%.0f\n", now - up * 1e9 + s / hz * 1e9 }'
+}
+
+# One fault: "HEAL_MS DETECT_MS START_MS WINDOW_MS LOST PREFORK_MS INIT_MS"
+# to stdout; start = prefork (the supervisor's work before it forks the
+# new process: the partner's stop, the epoch, stale hand-over programs)
+# + init (fork to the VNF's ready line: EAL, af_xdp sockets, links)
 one_fault() { # SPEC CHAIN VNF NR_VNFS
-	local c=$2 v=$3 pid t0 ex re from probe i
+	local c=$2 v=$3 pid t0 ex re from probe i fk
 	fresh_supervisor "$1" "$c" "$4" || { bench_failed "$c.$v" "no fresh supervisor for $c"; return; }
 	from=$(wc -l <"$RUN/$c.d/events.jsonl")
 	rm -f "$TMP/raw"
@@ -74,15 +89,16 @@ one_fault() { # SPEC CHAIN VNF NR_VNFS
 		sleep 0.1
 	done
 	ex=$(event_ns "$c" "$from" vnf-exited "$v")
-	if [ -z "$re" ] || [ -z "$ex" ]; then
+	fk=$(fork_ns "$(pgrep -f "calvin-vnf --chain $c --name $v ")")
+	if [ -z "$re" ] || [ -z "$ex" ] || [ -z "$fk" ]; then
 		bench_failed "$c.$v" "no vnf-restarted event of $v within 10 s of the kill"
 		return
 	fi
 	sort -n "$TMP/raw" | awk -v n="$COUNT" -v h=$(((re - t0) / 1000)) -v d=$(((ex - t0) / 1000)) \
-		-v s=$(((re - ex) / 1000)) '
+		-v s=$(((re - ex) / 1000)) -v pf=$(((fk - ex) / 1000)) -v it=$(((re - fk) / 1000)) '
 		{ if (NR > 1 && $1 - last - 1 > w) w = $1 - last - 1; last = $1; got++ }
 		END { if (n - 1 - last > w) w = n - 1 - last
-		      printf "%.1f %.1f %.1f %d %d\n", h / 1000, d / 1000, s / 1000, w, n - got }'
+		      printf "%.1f %.1f %.1f %d %d %.0f %.0f\n", h / 1000, d / 1000, s / 1000, w, n - got, pf / 1000, it / 1000 }'
 }
 
 # One kind under the lock: up, ROUNDS faults, down; the load before and after
@@ -125,7 +141,7 @@ p50() { # FILE COL
 
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 T0=$(date +%s)
-echo "chain vnf heal_ms detect_ms start_ms window_ms lost" >"$TSV"
+echo "chain vnf heal_ms detect_ms start_ms window_ms lost prefork_ms init_ms" >"$TSV"
 run_kind chains/tactile-fwd.yaml b-heal-f fwd-u 1
 run_kind chains/tactile-crypt.yaml b-heal-c enc 2
 run_kind chains/tactile-crypt.yaml b-heal-c dec 2
@@ -139,21 +155,25 @@ run_kind chains/tactile-nc.yaml b-heal-n dec 2
 	echo "Per kind: the chain deployed once, then $ROUNDS isolated faults (a fresh supervisor attached"
 	echo "before each), each a SIGKILL 0.5 s into $COUNT probes at 1000/s. Healed: the kill to the"
 	echo "vnf-restarted event (written after the new process's ready line); detect: to vnf-exited;"
-	echo "start: vnf-exited to vnf-restarted (both ends of a pair). Window: the longest run of"
+	echo "start: vnf-exited to vnf-restarted (both ends of a pair), split at the new process's fork"
+	echo "(its start time, to 10 ms) into prefork (the partner's stop, the epoch, stale programs) and"
+	echo "init (to the ready line: EAL, af_xdp sockets, links; a pair's ends start one after the"
+	echo "other in chain order, so an encoder's init holds its decoder's start, and a decoder's"
+	echo "prefork its encoder's). Window: the longest run of"
 	echo "probes lost (ms at 1000/s); it runs to the first probe through the restarted VNF."
 	echo "p50 [95% interval from the order statistics] and max over the faults."
 	echo
-	echo "| VNF (kind) | faults | healed p50 ms [95%] | max ms | detect p50 ms | start p50 ms | loss window p50 ms [95%] | max ms | lost/fault p50 | max | load1 before, after |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+	echo "| VNF (kind) | faults | healed p50 ms [95%] | max ms | detect p50 ms | start p50 ms | prefork p50 ms | init p50 ms | loss window p50 ms [95%] | max ms | lost/fault p50 | max | load1 before, after |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 	for k in "fwd-u.b-heal-f forward" "enc.b-heal-c encrypt" "dec.b-heal-c decrypt" \
 		"enc.b-heal-n nc-encode" "dec.b-heal-n nc-decode"; do
 		set -- $k
 		f=$TMP/$1
 		if [ ! -s "$f" ]; then
-			echo "| ${1%%.*} ($2) | 0 | $(bench_why "${1#*.}.${1%%.*}") | - | - | - | - | - | - | - | - |"
+			echo "| ${1%%.*} ($2) | 0 | $(bench_why "${1#*.}.${1%%.*}") | - | - | - | - | - | - | - | - | - | - |"
 			continue
 		fi
-		echo "| ${1%%.*} ($2) | $(wc -l <"$f") | $(p50_ci_max "$f" 1) | $(p50 "$f" 2) | $(p50 "$f" 3) |" \
+		echo "| ${1%%.*} ($2) | $(wc -l <"$f") | $(p50_ci_max "$f" 1) | $(p50 "$f" 2) | $(p50 "$f" 3) | $(p50 "$f" 6) | $(p50 "$f" 7) |" \
 			"$(p50_ci_max "$f" 4) | $(p50_ci_max "$f" 5 | sed 's/ \[.*\]//') | $(tr '\n' ' ' <"$f.load" | sed 's/ $//; s/ /, /') |"
 	done
 	echo
