@@ -115,20 +115,24 @@ link() { # TEXT PATH-UNDER-DEST
 	if [ -e "$DEST/$2" ]; then echo "[$1](report/$2)"; else echo "$1 (did not run)"; fi
 }
 
-# heal.md and soak.md come from targets of their own (make bench-heal,
-# make bench-soak), not from the run: the newest in bench/results, or the
-# copy kept beside REPORT.md before.
+# heal.md and soak.md (and their samples, heal.tsv and soak.csv) come from
+# targets of their own (make bench-heal, make bench-soak), not from the
+# run: the newest in bench/results, or the copy kept beside REPORT.md.
 copy_reports() {
 	local d f keep
 	keep=$(mktemp -d)
 	for f in heal soak; do
-		[ -e "$DEST/$f.md" ] && cp "$DEST/$f.md" "$keep/"
+		cp "$DEST/$f".* "$keep/" 2>/dev/null
 		d=$(ls -t bench/results/$f-*.md 2>/dev/null | head -n 1)
-		[ -n "$d" ] && { [ ! -e "$keep/$f.md" ] || [ "$d" -nt "$keep/$f.md" ]; } && cp "$d" "$keep/$f.md"
+		[ -n "$d" ] && { [ ! -e "$keep/$f.md" ] || [ "$d" -nt "$keep/$f.md" ]; } || continue
+		rm -f "$keep/$f".*
+		cp "$d" "$keep/$f.md"
+		# its samples: soak's CSV, heal's TSV
+		cp "${d%.md}.csv" "$keep/$f.csv" 2>/dev/null || cp "${d%.md}.tsv" "$keep/$f.tsv" 2>/dev/null
 	done
 	rm -rf "$DEST"
 	mkdir -p "$DEST"
-	cp "$keep"/*.md "$DEST/" 2>/dev/null
+	cp "$keep"/* "$DEST/" 2>/dev/null
 	rm -rf "$keep"
 	for f in kernel user sharing coloc testpmd monitor vm-links; do
 		[ -e "$RUN/$f.md" ] && cp "$RUN/$f.md" "$DEST/$f.md"
