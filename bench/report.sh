@@ -9,13 +9,15 @@
 # REPORT.md is written. Copies the reports and their pictures (PNG) to
 # bench/report/, beside REPORT.md, so the links work in git.
 #   bench/report.sh bench/results/all-DATE
-# BENCH_REPORT=FILE writes FILE instead, and the copies beside it.
+# BENCH_REPORT=FILE writes FILE instead, and the copies beside it;
+# BENCH_RESULTS=DIR looks for bench-heal's and bench-soak's reports there.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 RUN=${1:?usage: bench/report.sh bench/results/all-DATE}
 [ -d "$RUN" ] || { echo "bench/report.sh: no run folder $RUN" >&2; exit 2; }
 OUT=${BENCH_REPORT:-bench/REPORT.md} # elsewhere for tests
 DEST=$(dirname "$OUT")/report
+RESULTS=${BENCH_RESULTS:-bench/results} # where bench-heal and bench-soak write
 
 # Field COL (awk's, split on '|': 2 is the first column) of the first table
 # row of FILE that COND (awk) picks: its first word without markup, or the
@@ -117,13 +119,13 @@ link() { # TEXT PATH-UNDER-DEST
 
 # heal.md and soak.md (and their samples, heal.tsv and soak.csv) come from
 # targets of their own (make bench-heal, make bench-soak), not from the
-# run: the newest in bench/results, or the copy kept beside REPORT.md.
+# run: the newest in RESULTS, or the copy kept beside REPORT.md.
 copy_reports() {
 	local d f keep
 	keep=$(mktemp -d)
 	for f in heal soak; do
 		cp "$DEST/$f".* "$keep/" 2>/dev/null
-		d=$(ls -t bench/results/$f-*.md 2>/dev/null | head -n 1)
+		d=$(ls -t "$RESULTS"/$f-*.md 2>/dev/null | head -n 1)
 		[ -n "$d" ] && { [ ! -e "$keep/$f.md" ] || [ "$d" -nt "$keep/$f.md" ]; } || continue
 		rm -f "$keep/$f".*
 		cp "$d" "$keep/$f.md"
