@@ -3,11 +3,14 @@
 # What continuous monitoring costs a chain: the RTT of chains/tactile-fwd.yaml
 # measured by `calvin probe` (1000/s) with `calvin monitor` probing the same
 # chain at 10/s and at 100/s, against no monitor. One deployment; the three
-# configurations alternate within each round, so the machine's load hits
-# them alike. Each probe run ignores the other's replies (a session of its
-# own), so the figures are what the monitor's probes, its /metrics thread
-# and its collector cost the chain's other traffic. Medians of the rounds'
-# p50 and p99, and their ratios to no monitor.
+# configurations alternate within each round (their order rotating from
+# round to round), so the machine's load hits them alike. Each probe run
+# ignores the other's replies (a session of its own), so the figures are
+# what the monitor's probes, its /metrics thread and its collector cost the
+# chain's other traffic. Tables (bench/progs/rounds_table): pooled p50 and
+# p99 with bootstrap intervals and their ratios to no monitor; the medians
+# of the rounds' own, and of each round's p99 over no monitor's p99 of the
+# same round, with intervals.
 # Writes bench/results/monitor-DATE.md and prints it. Needs root; hold the
 # machine's lock: flock /tmp/calvin-net.lock make bench-monitor
 set -u
@@ -30,8 +33,8 @@ trap 'stop_monitor; bench_live_cleanup' EXIT
 RATES=(0 10 100) # monitor probes per second; 0: no monitor
 
 # One round of one configuration: the monitor (if any) started and
-# probing, then COUNT probes; the round's "p50 p99" (us) to TMP/RATE.rounds.
-one() { # RATE
+# probing, then COUNT probes; their RTTs (ns) to TMP/mRATE.ROUND.ns.
+one() { # RATE ROUND
 	local rate=$1 i
 	if [ "$rate" != 0 ]; then
 		rm -f "$RUN/$NAME.d/monitor.json"
@@ -51,23 +54,26 @@ one() { # RATE
 	fi
 	rm -f "$TMP/round.raw"
 	if $B/calvin probe -c "$COUNT" --raw "$TMP/round.raw" "$NAME" >/dev/null 2>"$TMP/err"; then
-		cat "$TMP/round.raw" >>"$TMP/m$rate.raw"
-		rtt_pct "$TMP/round.raw" 0 | cut -d' ' -f1,2 >>"$TMP/m$rate.rounds"
+		awk '{ print $3 - $2 }' "$TMP/round.raw" >"$TMP/m$rate.$2.ns"
+		wc -l <"$TMP/round.raw" >>"$TMP/m$rate.got"
 	else
 		bench_failed "m$rate" "calvin probe failed: $(tail -n 1 "$TMP/err")"
 	fi
 	stop_monitor
 }
 
-median() { # FILE COLUMN
-	cut -d' ' -f"$2" "$1" | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'
+label() { # RATE
+	[ "$1" = 0 ] && echo "no monitor" || echo "calvin monitor at $1/s"
 }
-
-ratio() { # A B; "-" when either is no number
-	case "$1/$2" in
-	*[!0-9./]* | /* | */ | */0 | */0.0) echo - ;;
-	*) echo "scale=3; $1 / $2" | bc | sed 's/^\./0./' ;;
-	esac
+# The list rounds_table reads: "CONFIG ROUND FILE LABEL" per round measured
+list() {
+	local rate r
+	for rate in "${RATES[@]}"; do
+		for r in $(seq "$ROUNDS"); do
+			[ -s "$TMP/m$rate.$r.ns" ] &&
+				echo "$([ "$rate" = 0 ] && echo none || echo "m$rate") $r $TMP/m$rate.$r.ns $(label "$rate")"
+		done
+	done
 }
 
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -76,10 +82,13 @@ if ! $B/calvin up "$BENCH_SPEC" >/dev/null 2>"$TMP/err"; then
 	echo "bench/monitor.sh: calvin up failed: $(tail -n 1 "$TMP/err")" >&2
 	exit 1
 fi
+T0=$(date +%s)
 for r in $(seq "$ROUNDS"); do
-	for rate in "${RATES[@]}"; do
+	cut -d' ' -f1 /proc/loadavg >>"$TMP/load"
+	for j in 0 1 2; do
+		rate=${RATES[$(((j + r - 1) % 3))]}
 		echo "round $r/$ROUNDS: monitor at $rate/s" >&2
-		one "$rate"
+		one "$rate" "$r"
 	done
 done
 
@@ -87,30 +96,25 @@ done
 	echo "# calvin benchmark: the cost of continuous monitoring, $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo
 	echo "Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r)."
-	echo "Load average at start: $LOAD0; at end: $(cut -d' ' -f1-3 /proc/loadavg). A shared, busy machine:"
-	echo "the figures are preliminary; read the ratios and medians, not single values."
+	echo "Load average at start: $LOAD0; at end: $(cut -d' ' -f1-3 /proc/loadavg); at each round's start (1 min):"
+	echo "$(tr '\n' ' ' <"$TMP/load" | sed 's/ $//; s/ /, /g'). A shared machine: read the ratios of alternating rounds."
 	echo "Chain: chains/tactile-fwd.yaml, deployed once. $ROUNDS rounds x $COUNT probes (calvin probe,"
 	echo "paced at 1000/s, 256 bytes) per configuration, configurations alternating within each"
-	echo "round; calvin monitor at the given rate in 1 s windows, started before and stopped after"
-	echo "each of its rounds. p50 and p99: the median of the rounds' own."
+	echo "round, their order rotating; calvin monitor at the given rate in 1 s windows, started before"
+	echo "and stopped after each of its rounds; $(($(date +%s) - T0)) s."
 	echo
-	echo "| monitor | RTT p50 us | p99 us | p50 vs none | p99 vs none | lost |"
-	echo "|---|---:|---:|---:|---:|---:|"
-	b50=$(median "$TMP/m0.rounds" 1 2>/dev/null)
-	b99=$(median "$TMP/m0.rounds" 2 2>/dev/null)
+	if list | grep -q '^none '; then
+		list | $B/bench/rounds_table none || bench_why monitor
+	else
+		echo "$(bench_why m0) (no round without a monitor to compare with)"
+	fi
+	echo
+	echo "Probes lost (of $((ROUNDS * COUNT)) per configuration):"
 	for rate in "${RATES[@]}"; do
-		label=$([ "$rate" = 0 ] && echo none || echo "$rate/s")
-		if [ ! -s "$TMP/m$rate.rounds" ]; then
-			echo "| $label | $(bench_why "m$rate") | - | - | - | - |"
-			continue
-		fi
-		p50=$(median "$TMP/m$rate.rounds" 1)
-		p99=$(median "$TMP/m$rate.rounds" 2)
-		n=$(wc -l <"$TMP/m$rate.raw")
-		echo "| $label | $p50 | $p99 | $(ratio "$p50" "$b50") | $(ratio "$p99" "$b99") | $((ROUNDS * COUNT - n)) |"
-	done
+		echo "$(label "$rate"): $((ROUNDS * COUNT - $(awk '{ n += $1 } END { print n + 0 }' "$TMP/m$rate.got" 2>/dev/null)))"
+	done | paste -sd, | sed 's/,/, /g; s/$/./'
 	echo
-	echo "Command: flock /tmp/calvin-net.lock make bench-monitor (BENCH_ROUNDS=$ROUNDS BENCH_PROBES=$COUNT)."
+	echo "Command: flock /tmp/calvin-net.lock make bench-monitor (BENCH_ROUNDS=$ROUNDS BENCH_PROBES=$COUNT), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)."
 } >"$OUT"
 cat "$OUT"
 bench_done "$OUT"

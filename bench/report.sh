@@ -9,13 +9,15 @@
 # REPORT.md is written. Copies the reports and their pictures (PNG) to
 # bench/report/, beside REPORT.md, so the links work in git.
 #   bench/report.sh bench/results/all-DATE
-# BENCH_REPORT=FILE writes FILE instead, and the copies beside it.
+# BENCH_REPORT=FILE writes FILE instead, and the copies beside it;
+# BENCH_RESULTS=DIR looks for bench-heal's and bench-soak's reports there.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 RUN=${1:?usage: bench/report.sh bench/results/all-DATE}
 [ -d "$RUN" ] || { echo "bench/report.sh: no run folder $RUN" >&2; exit 2; }
 OUT=${BENCH_REPORT:-bench/REPORT.md} # elsewhere for tests
 DEST=$(dirname "$OUT")/report
+RESULTS=${BENCH_RESULTS:-bench/results} # where bench-heal and bench-soak write
 
 # Field COL (awk's, split on '|': 2 is the first column) of the first table
 # row of FILE that COND (awk) picks: its first word without markup, or the
@@ -115,11 +117,26 @@ link() { # TEXT PATH-UNDER-DEST
 	if [ -e "$DEST/$2" ]; then echo "[$1](report/$2)"; else echo "$1 (did not run)"; fi
 }
 
+# heal.md and soak.md (and their samples, heal.tsv and soak.csv) come from
+# targets of their own (make bench-heal, make bench-soak), not from the
+# run: the newest in RESULTS, or the copy kept beside REPORT.md.
 copy_reports() {
-	local d f
+	local d f keep
+	keep=$(mktemp -d)
+	for f in heal soak; do
+		cp "$DEST/$f".* "$keep/" 2>/dev/null
+		d=$(ls -t "$RESULTS"/$f-*.md 2>/dev/null | head -n 1)
+		[ -n "$d" ] && { [ ! -e "$keep/$f.md" ] || [ "$d" -nt "$keep/$f.md" ]; } || continue
+		rm -f "$keep/$f".*
+		cp "$d" "$keep/$f.md"
+		# its samples: soak's CSV, heal's TSV
+		cp "${d%.md}.csv" "$keep/$f.csv" 2>/dev/null || cp "${d%.md}.tsv" "$keep/$f.tsv" 2>/dev/null
+	done
 	rm -rf "$DEST"
 	mkdir -p "$DEST"
-	for f in kernel user sharing coloc testpmd vm-links; do
+	cp "$keep"/* "$DEST/" 2>/dev/null
+	rm -rf "$keep"
+	for f in kernel user sharing coloc testpmd monitor vm-links; do
 		[ -e "$RUN/$f.md" ] && cp "$RUN/$f.md" "$DEST/$f.md"
 	done
 	for d in baseline pinning wakeup throughput vm-pinning; do
@@ -187,6 +204,42 @@ vp_i=$(fv "$(us "$(cell $VP 'isolated, stress' 6)")")
 vp_note=$(grep -q 'Timings are emulated' $VP 2>/dev/null && echo ", emulated: TCG")
 vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 
+# The tables of a report (its lines from the first that starts with
+# START to the end of that table), or what is missing.
+table_of() { # FILE START
+	awk -v s="$2" 'index($0, s) == 1 { t = 1 } t && !/^\|/ { exit } t' "$1" 2>/dev/null | grep .
+}
+# The issue's supervision figures: monitor.md from this run; heal.md and
+# soak.md from their own targets, each with its date, command and load
+supervision() {
+	local f what
+	for f in monitor heal soak; do
+		case $f in
+		monitor) what="The cost of monitoring (this run's bench/monitor.sh): rounds table" ;;
+		heal) what="Fault (SIGKILL) to healed, from the last make bench-heal kept" ;;
+		soak) what="The supervisor and the monitor over time, from the last make bench-soak kept" ;;
+		esac
+		echo "$what ($(link "bench-$f" "$f.md")):"
+		echo
+		if [ ! -e "$DEST/$f.md" ]; then
+			[ $f = monitor ] && echo "not measured: $(why monitor "$DEST/monitor.md")" ||
+				echo "(no run kept: make bench-$f writes it)"
+			echo
+			continue
+		fi
+		sed -n '1s/^# calvin benchmark: //p' "$DEST/$f.md"
+		echo
+		case $f in
+		monitor) table_of "$DEST/$f.md" '| configuration | rounds' ;;
+		heal) table_of "$DEST/$f.md" '| VNF (kind)' ;;
+		soak) table_of "$DEST/$f.md" '| process' ;;
+		esac || echo "not measured: $(why "$f" "$DEST/$f.md")"
+		echo
+		grep -h '^Load average\|^Command:\|^Failed:' "$DEST/$f.md"
+		echo
+	done
+}
+
 {
 	echo "# calvin benchmarks: the headline figures"
 	echo
@@ -243,12 +296,18 @@ vm_note=$(grep -q 'emulated (TCG)' $V 2>/dev/null && echo ", emulated: TCG")
 	awk '/^\| configuration \| rounds/ { t = 1 } t && !/^\|/ { exit } t' "$TP" 2>/dev/null |
 		grep . || echo "not measured: $(why testpmd "$TP")"
 	echo
+	echo "## Supervision and monitoring"
+	echo
+	supervision
 	echo "## The reports"
 	echo
 	echo "- $(link 'bench-kernel' kernel.md): calvin's XDP forward hop against Linux IP forwarding"
 	echo "- $(link 'bench-user' user.md): network coding and AEAD per packet against ISA-L and OpenSSL, residence time per hop in live chains"
 	echo "- $(link 'bench-sharing' sharing.md): user VNFs sharing a core, busy-polling against waking up"
 	echo "- $(link 'bench-testpmd' testpmd.md): calvin-vnf against dpdk-testpmd on the same ports and CPU, and the suspects of calvin's tail"
+	echo "- $(link 'bench-monitor' monitor.md): the chain's RTT with calvin monitor at 10/s and 100/s against none"
+	echo "- $(link 'bench-heal' heal.md): SIGKILL of each user VNF kind to healed (a target of its own: make bench-heal)"
+	echo "- $(link 'bench-soak' soak.md): the supervisor's and the monitor's RSS and CPU over 30 minutes (make bench-soak)"
 	echo "- $(link 'bench-coloc' coloc.md): user VNFs co-located on a core, taking turns (yield, the planner's \"shared\") against waking up"
 	echo "- $(link 'bench-vm-links' vm-links.md): the links between VNF VMs, calvin's XDP link program against a bridge"
 	echo "- $(link 'calvin bench pinning, VMs' vm-pinning/report.md): the same with the VNFs in VMs (chains/tactile-fwd-vm.yaml), with the other guest kernel and host links"

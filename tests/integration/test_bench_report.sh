@@ -5,7 +5,9 @@
 # SVGs; a complete run exits 0. Then the same run with a benchmark that did
 # not run and figures its reports say were not measured: REPORT.md says
 # "not measured: WHY" for each of them, never n/a or 0.00, and exits 1, as
-# make bench then does. Needs nothing: no root, no chain.
+# make bench then does. The supervision section: the run's monitor table,
+# bench-heal's from where it writes, kept beside REPORT.md for the next
+# run, bench-soak's said to be missing. Needs nothing: no root, no chain.
 . "$(dirname "$0")/lib.sh"
 trap 'rm -rf "$TMP"' EXIT
 R=$TMP/run
@@ -96,6 +98,27 @@ cat >"$R/testpmd.md" <<'MD'
 | dpdk-testpmd: mac forwarding, PMD defaults | 3 | 4.5us [1us, 2us] | 12.0us [1us, 2us] | 3.04ms [1ms, 2ms] | (reference) |
 | calvin-vnf forward, as calvin deploys it | 3 | 5.1us [1us, 2us] | 99.0us [1us, 2us] | 3.10ms [1ms, 2ms] | 8.25 [1.05, 9.40] |
 MD
+cat >"$R/monitor.md" <<'MD'
+# calvin benchmark: the cost of continuous monitoring, 2026-12-02 09:00 UTC
+Load average at start: 1.00 1.00 1.00; at end: 2.00 2.00 2.00
+| configuration | rounds | p50, median of rounds [95% CI] | p99, median of rounds [95% CI] | p99.9, median of rounds [95% CI] | p99 / none's p99 of the same round, median [95% CI] |
+|---|---:|---:|---:|---:|---:|
+| no monitor | 5 | 8.00us [1us, 2us] | 20.0us [1us, 2us] | 1us [1us, 2us] | (reference) |
+| calvin monitor at 100/s | 5 | 8.10us [1us, 2us] | 21.0us [1us, 2us] | 1us [1us, 2us] | 1.05 [0.90, 1.20] |
+MD
+# bench-heal ran on its own (its report and samples where it writes them);
+# bench-soak did not
+mkdir -p "$TMP/results"
+cat >"$TMP/results/heal-20990101-000000.md" <<'MD'
+# calvin benchmark: the supervisor, fault (SIGKILL) to healed, 2099-01-01 00:00 UTC
+Load average at start: 3.00 3.00 3.00; at end: 4.00 4.00 4.00
+| VNF (kind) | faults | healed p50 ms [95%] | max ms |
+|---|---:|---:|---:|
+| fwd-u (forward) | 20 | 301.5 [290.0, 320.0] | 410.0 |
+Command: make bench-heal (ROUNDS=20)
+MD
+echo "b-heal-f fwd-u 301.5" >"$TMP/results/heal-20990101-000000.tsv"
+export BENCH_RESULTS=$TMP/results
 printf 'kernel 0 1\nuser 0 58\ntotal 265\n' >"$R/steps"
 
 BENCH_REPORT=$TMP/out/REPORT.md bench/report.sh "$R" 2>"$TMP/err" ||
@@ -126,6 +149,12 @@ row "RTT p99 through one user VNF (forward, af_xdp, burst 1), sockperf, median o
 # the attribution: sockperf's table of rounds, every configuration, not the probe's
 grep -qF '| calvin-vnf, busy_budget 64 (testpmd'"'"'s) | 3 | 11.0us' "$O" || fail "no attribution table"
 grep -qF '8.25 [1.05' "$O" && fail "the probe's table of rounds was copied too"
+# supervision: the run's monitor table, heal's from its own run, soak's missing
+grep -qF '| calvin monitor at 100/s | 5 | 8.10us' "$O" || fail "no monitor table: $(grep -A3 '^## Supervision' "$O")"
+grep -qF '| fwd-u (forward) | 20 | 301.5 [290.0, 320.0] | 410.0 |' "$O" || fail "no heal table"
+grep -q '^Command: make bench-heal' "$O" || fail "no heal command line"
+grep -qF '(no run kept: make bench-soak writes it)' "$O" || fail "soak: $(grep -i soak "$O")"
+[ -s "$TMP/out/report/heal.md" ] && [ -s "$TMP/out/report/heal.tsv" ] || fail "heal's report or samples not kept"
 grep -q '^- Isolation: isolcpus= none (test)$' "$O" || fail "the isolation line: $(grep Isolation "$O")"
 grep -q '^- Duration: 265 s in all' "$O" || fail "the duration line: $(grep Duration "$O")"
 grep -q '\[bench baseline\](report/baseline/report.md)' "$O" || fail "no link to the baseline report"
@@ -137,7 +166,7 @@ grep -q 'SVG' "$C/report.md" && fail "the copy links the SVG"
 
 # The same run, incomplete: bench-kernel failed before its report, the
 # wakeup and throughput reports say what they could not measure.
-rm "$R/kernel.md"
+rm "$R/kernel.md" "$R/monitor.md"
 printf 'kernel 1 1\nuser 0 58\nwakeup 1 30\ntotal 265\n' >"$R/steps"
 NM='not measured: cyclictest is not installed: it is in none of /usr/sbin, /usr/bin, /sbin, /bin (Debian package rt-tests; make installs it)'
 sed -i "s#^| pinned, stress | 9 | - | .*#| pinned, stress | 0 | - | $NM | - | - | - | - | - | - | - | - |#" "$R/wakeup/report.md"
@@ -148,6 +177,11 @@ BENCH_REPORT=$TMP/out/REPORT.md bench/report.sh "$R" 2>"$TMP/err" &&
 grep -q 'figures of .* were not measured' "$TMP/err" || fail "report.sh said: $(cat "$TMP/err")"
 row "kernel hop, packets per CPU-second, all on one core" "not measured: benchmark kernel exited 1 without its report (log.txt of the run says why) (XDP forward) | - | not measured: benchmark kernel exited 1 without its report (log.txt of the run says why) (Linux ip_forward) | - | bench-kernel (did not run)"
 row "wake-up latency p99 under stress-ng (cyclictest, us): pinned / isolated" "$NM / 1 | - | 1 (shared) | - / 1.00"
+grep -qx 'not measured: benchmark monitor did not run' "$O" || fail "the missing monitor report: $(grep -A4 '^## Supervision' "$O")"
+# heal's report, kept beside REPORT.md, outlives its results folder
+rm -r "$TMP/results"
+BENCH_REPORT=$TMP/out/REPORT.md bench/report.sh "$R" 2>/dev/null
+grep -qF '| fwd-u (forward) | 20 | 301.5' "$O" || fail "heal's table was lost with its results folder"
 row "worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated" "$NM / 39"
 row "TCP goodput, iperf3, latency / throughput mode (Gbit/s)" "0.84 / not measured: iperf3 failed in round 1 | - | 2.37 (conventional stack) | 0.35 / -"
 # no figure stands for one that was not measured
