@@ -45,6 +45,8 @@ until_ok() { # WHAT CMD...
 }
 all_back() { [ "$(probes_back 20)" = 20 ]; }
 state_is() { [ "$(sup_vnf "$1" state)" = "$2" ]; }
+restarts_are() { [ "$(sup_vnf "$1" restarts)" = "$2" ]; }
+events_are() { [ "$(events_of "$1")" = "$2" ]; }
 
 # 1. up starts the supervisor, which watches both VMs
 $CALVIN up "$SPEC" >"$TMP/up" || fail "calvin up failed"
@@ -68,7 +70,7 @@ for v in fwd-k fwd-u; do
 		before=$(sup_vnf $v restarts)
 		t0=$(ms)
 		virsh -q destroy calvin-$C.$v >/dev/null || fail "virsh destroy $v failed"
-		until_ok "$v restarted" test "$(sup_vnf $v restarts)" = $((before + 1))
+		until_ok "$v restarted" restarts_are $v $((before + 1))
 		until_ok "probes through the restarted $v" all_back
 		t=$(($(ms) - t0))
 		times+=("$t")
@@ -100,7 +102,8 @@ echo "down after the restarts: clean"
 $CALVIN up "$SPEC" >/dev/null || fail "second up failed"
 until_ok "supervisor.json" test -s /run/calvin/$C.d/supervisor.json
 virsh -q destroy calvin-$C.fwd-u >/dev/null || fail "virsh destroy failed"
-until_ok "fwd-u restarting" state_is fwd-u restarting
+until_ok "fwd-u found destroyed" events_are vnf-exited 1
+until_ok "fwd-u restarting in the report" state_is fwd-u restarting
 $CALVIN down $C || fail "down during a restart failed"
 assert_clean $C $ifs
 no_process

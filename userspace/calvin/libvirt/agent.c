@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client.h"
@@ -130,18 +131,30 @@ int lv_vnf_start(struct deploy *d, unsigned int n)
 	return err;
 }
 
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* The agent of a VM that boots, asked in short rounds so that a quit
  * signal (down stopping the supervisor) ends the wait within one. */
 static int agent_wait(const char *chain, const char *node, struct calvin_channel *ch)
 {
-	char path[PATH_MAX], err[CALVIN_AGENT_LINE_MAX + 128];
-	int waited, e = -ETIMEDOUT;
+	char path[PATH_MAX], err[CALVIN_AGENT_LINE_MAX + 128] = "";
+	struct timespec pause = { 0, AGENT_ROUND_MS * 1000000L / 10 };
+	long long end = mono_ms() + LV_BOOT_TIMEOUT_MS;
+	int e = -ETIMEDOUT;
 
 	lv_node_file(path, sizeof(path), chain, node, "agent");
-	for (waited = 0; waited < LV_BOOT_TIMEOUT_MS && !calvin_quit; waited += AGENT_ROUND_MS) {
+	while (!calvin_quit && mono_ms() < end) {
 		e = calvin_agent_open(ch, path, AGENT_ROUND_MS, NULL, 0, err, sizeof(err));
 		if (!e)
 			return 0;
+		/* a refusal that came at once is not a round */
+		nanosleep(&pause, NULL);
 	}
 	if (calvin_quit)
 		return -EINTR;

@@ -334,6 +334,9 @@ int sup_watch(struct sup *s)
 				on_exit_of(s, who[i], NULL);
 		for (k = 0; k < s->nr && !calvin_quit; k++)
 			if (s->v[k].state == SUP_RESTARTING && s->v[k].due_ms <= sup_now_ms()) {
+				/* a VM takes seconds: status says restarting meanwhile */
+				if (s->v[k].vm)
+					sup_report_write(s);
 				heal(s, k);
 				sup_report_write(s);
 			}
