@@ -338,7 +338,7 @@ static int chain_up_keyed(const struct calvin_chain_spec *spec, const struct cal
 	if (!err)
 		err = step(isolate(&d));
 	/* last, so it watches a chain that is whole */
-	if (!err && be == &netns_backend)
+	if (!err)
 		err = step(supervise_start(state, keys));
 	if (err) {
 		/* nothing half-created: undo what the journal says was started,

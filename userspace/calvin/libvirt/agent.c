@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client.h"
@@ -18,6 +19,10 @@
 #include "loader.h"
 #include "lv.h"
 #include "util.h"
+#include "vmwatch.h"
+
+/* One round of waiting for a booting VM's agent. */
+#define AGENT_ROUND_MS 1000
 
 static int agent_connect(const char *chain, const char *node, int timeout_ms,
 			 struct calvin_channel *ch)
@@ -94,25 +99,90 @@ static int keys_send(struct deploy *d, unsigned int n, uint32_t epoch, struct ca
 	return err;
 }
 
-int lv_vnf_start(struct deploy *d, unsigned int n)
+/* Configure, keys of epoch, start: the VNF of node n over an open channel. */
+static int deploy_over(struct deploy *d, unsigned int n, uint32_t epoch, struct calvin_channel *ch)
 {
 	const char *node = d->nodes[n].name;
 	struct calvin_agent_msg req = { 0 }, reply;
-	struct calvin_channel ch;
 	int err;
 
 	configure_msg(d, n, &req);
-	err = agent_connect(d->spec->name, node, LV_BOOT_TIMEOUT_MS, &ch);
-	if (err)
-		return err;
-	err = agent_call(&ch, node, &req, &reply);
+	err = agent_call(ch, node, &req, &reply);
 	if (!err)
-		err = keys_send(d, n, 1, &ch);
+		err = keys_send(d, n, epoch, ch);
 	if (!err) {
 		memset(&req, 0, sizeof(req));
 		req.type = CALVIN_AGENT_START;
-		err = agent_call(&ch, node, &req, &reply);
+		err = agent_call(ch, node, &req, &reply);
 	}
+	return err;
+}
+
+int lv_vnf_start(struct deploy *d, unsigned int n)
+{
+	struct calvin_channel ch;
+	int err;
+
+	err = agent_connect(d->spec->name, d->nodes[n].name, LV_BOOT_TIMEOUT_MS, &ch);
+	if (err)
+		return err;
+	err = deploy_over(d, n, 1, &ch);
+	calvin_agent_close(&ch);
+	return err;
+}
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The agent of a VM that boots, asked in short rounds so that a quit
+ * signal (down stopping the supervisor) ends the wait within one. */
+static int agent_wait(const char *chain, const char *node, struct calvin_channel *ch)
+{
+	char path[PATH_MAX], err[CALVIN_AGENT_LINE_MAX + 128] = "";
+	struct timespec pause = { 0, AGENT_ROUND_MS * 1000000L / 10 };
+	long long end = mono_ms() + LV_BOOT_TIMEOUT_MS;
+	int e = -ETIMEDOUT;
+
+	lv_node_file(path, sizeof(path), chain, node, "agent");
+	while (!calvin_quit && mono_ms() < end) {
+		e = calvin_agent_open(ch, path, AGENT_ROUND_MS, NULL, 0, err, sizeof(err));
+		if (!e)
+			return 0;
+		/* a refusal that came at once is not a round */
+		nanosleep(&pause, NULL);
+	}
+	if (calvin_quit)
+		return -EINTR;
+	calvin_err("%s: no answer from calvin-agent in its VM: %s (its console: %s.d/%s.console)",
+		   node, err, chain, node);
+	return e;
+}
+
+int lv_vnf_redeploy(struct deploy *d, unsigned int n, uint32_t epoch)
+{
+	const char *node = d->nodes[n].name;
+	struct calvin_agent_msg req = { .type = CALVIN_AGENT_STOP }, reply;
+	struct calvin_channel ch;
+	char dom[128];
+	int err;
+
+	err = node_netns(dom, sizeof(dom), d->spec->name, node);
+	if (!err)
+		err = lv_domain_restart(d->spec, dom);
+	if (!err)
+		err = calvin_quit ? -EINTR : agent_wait(d->spec->name, node, &ch);
+	if (err)
+		return err;
+	/* a VM that kept running (the other end of a pair) runs its VNF:
+	 * stopped first, as a configure needs */
+	err = agent_call(&ch, node, &req, &reply);
+	if (!err)
+		err = deploy_over(d, n, epoch, &ch);
 	calvin_agent_close(&ch);
 	return err;
 }

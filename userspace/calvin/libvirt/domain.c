@@ -232,7 +232,8 @@ static int domain_destroy(const struct state_entry *e)
 	dom = virDomainLookupByName(conn, e->name);
 	if (!dom)
 		return 0; /* never defined, or gone already */
-	if (virDomainIsActive(dom) == 1 && virDomainDestroy(dom) < 0)
+	/* someone else's destroy between the two calls is as good as ours */
+	if (virDomainIsActive(dom) == 1 && virDomainDestroy(dom) < 0 && virDomainIsActive(dom) != 0)
 		err = -EIO;
 	if (!err && virDomainUndefine(dom) < 0)
 		err = -EIO;

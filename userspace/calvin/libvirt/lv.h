@@ -64,6 +64,9 @@ int lv_domains_destroy(struct chain_state *s);
  * those it may run on; *last stays -1 where libvirt does not say. */
 void lv_vcpu_host(const struct calvin_chain_spec *s, const char *domain, int vcpu, int *last,
 		  struct calvin_cpumask *allowed);
+/* vmwatch.c: the defined domain started again unless it runs. 0 or
+ * -errno after one line. */
+int lv_domain_restart(const struct calvin_chain_spec *s, const char *domain);
 /* Where calvin keeps a VM's files: RUN_DIR/CHAIN.d/NODE.SUFFIX */
 void lv_node_file(char *out, size_t len, const char *chain, const char *node, const char *suffix);
 

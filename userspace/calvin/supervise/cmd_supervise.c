@@ -47,6 +47,7 @@ int cmd_supervise(const struct cmd_args *a)
 	said(&s, "supervisor-started");
 	rc = sup_watch(&s) ? CALVIN_EXIT_FAIL : 0;
 	said(&s, "supervisor-stopped");
+	sup_vm_close(&s);
 	calvin_keyring_clear(&s.keys);
 	return rc;
 }

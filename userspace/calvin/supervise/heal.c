@@ -163,16 +163,19 @@ static int attach_vnfs(struct sup *s)
 	if (err)
 		return err;
 	for (i = 0; i < s->spec.nr_vnfs; i++) {
-		if (s->spec.vnfs[i].space != CALVIN_USER)
+		/* a libvirt chain's VNFs are VMs, kernel ones too */
+		if (s->spec.vnfs[i].space != CALVIN_USER && !s->vms)
 			continue;
 		v = &s->v[s->nr++];
 		memset(v, 0, sizeof(*v));
 		v->idx = i;
 		v->pidfd = -1;
 		v->up_ms = sup_now_ms();
-		if (journal_proc(&st, s, i, &v->pid, &v->start) && proc_is(v->pid, v->start))
+		if (s->vms)
+			sup_vm_attach(s, s->nr - 1);
+		else if (journal_proc(&st, s, i, &v->pid, &v->start) && proc_is(v->pid, v->start))
 			v->pidfd = pidfd_open(v->pid);
-		if (v->pidfd < 0) {
+		if (!s->vms && v->pidfd < 0) {
 			v->state = SUP_RESTARTING;
 			v->down_ms = v->up_ms;
 			snprintf(v->last_exit, sizeof(v->last_exit), "gone before the supervisor");
@@ -191,9 +194,11 @@ int sup_load(struct sup *s, const char *chain)
 	rc = deployed_spec(chain, &s->spec);
 	if (rc)
 		return rc;
-	if (backend_of(&s->spec) != &netns_backend) {
-		calvin_err("chain '%s': only chains of the netns backend are supervised", chain);
-		return CALVIN_EXIT_USAGE;
+	s->vms = backend_of(&s->spec) == &libvirt_backend;
+	if (s->vms) {
+		rc = sup_vm_load(s);
+		if (rc)
+			return rc;
 	}
 	rc = supervise_keys_read(&s->spec, &s->keys);
 	if (rc)
@@ -279,6 +284,8 @@ int sup_vnf_start(struct sup *s, unsigned int k, uint32_t epoch)
 	pid_t old = v->pid;
 	int err;
 
+	if (v->vm)
+		return sup_vm_start(s, k, epoch);
 	memcpy(d.deploy_random, s->deploy_random, sizeof(d.deploy_random));
 	memcpy(d.nodes, s->nodes, sizeof(d.nodes));
 	err = ports_clear(s, v->idx);

@@ -45,6 +45,7 @@ static struct json_object *vnf_json(const struct sup *s, const struct sup_vnf *v
 {
 	struct json_object *o = json_object_new_object();
 	bool running = v->state == SUP_RUNNING || v->state == SUP_STALLED;
+	char dom[128];
 
 	if (v != &s->mon)
 		json_object_object_add(o, "name",
@@ -55,7 +56,11 @@ static struct json_object *vnf_json(const struct sup *s, const struct sup_vnf *v
 			       v->last_exit[0] ? json_object_new_string(v->last_exit) : NULL);
 	json_object_object_add(
 	    o, "uptime_s", json_object_new_int64(running ? (int64_t)(now - v->up_ms) / 1000 : 0));
-	json_object_object_add(o, "pid", running ? json_object_new_int(v->pid) : NULL);
+	json_object_object_add(o, "pid", running && !v->vm ? json_object_new_int(v->pid) : NULL);
+	if (v->vm) {
+		sup_vm_name(s, (unsigned int)(v - s->v), dom, sizeof(dom));
+		json_object_object_add(o, "vm", json_object_new_string(dom));
+	}
 	return o;
 }
 
@@ -136,7 +141,8 @@ static long long age_s(const char *t)
 
 static void print_vnfs(struct json_object *rep)
 {
-	struct json_object *vnfs, *v;
+	struct json_object *vnfs, *v, *vm;
+	char where[160];
 	size_t i;
 
 	if (!json_object_object_get_ex(rep, "vnfs", &vnfs) ||
@@ -144,10 +150,13 @@ static void print_vnfs(struct json_object *rep)
 		return;
 	for (i = 0; i < json_object_array_length(vnfs); i++) {
 		v = json_object_array_get_idx(vnfs, i);
-		printf("  supervised %-12s %-10s restarts %lld  last exit %s  uptime %lld s  pid "
-		       "%lld\n",
+		if (json_object_object_get_ex(v, "vm", &vm))
+			snprintf(where, sizeof(where), "vm %s", json_object_get_string(vm));
+		else
+			snprintf(where, sizeof(where), "pid %lld", int_of(v, "pid"));
+		printf("  supervised %-12s %-10s restarts %lld  last exit %s  uptime %lld s  %s\n",
 		       str_of(v, "name", "?"), str_of(v, "state", "?"), int_of(v, "restarts"),
-		       str_of(v, "last_exit", "-"), int_of(v, "uptime_s"), int_of(v, "pid"));
+		       str_of(v, "last_exit", "-"), int_of(v, "uptime_s"), where);
 	}
 }
 

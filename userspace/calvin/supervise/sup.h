@@ -25,6 +25,7 @@ struct sup_vnf {
 	unsigned long long start;
 	int pidfd;	 /* -1 while not running */
 	bool child;	 /* started by this supervisor: waitid() gives its exit */
+	bool vm;	 /* a VM of its own (libvirt): no pid, its domain's state */
 	bool exit_known; /* exit_code came from the process events connector */
 	int exit_code;	 /* a wait status */
 	enum sup_state state;
@@ -52,6 +53,8 @@ struct sup {
 	struct timespec started;
 	unsigned long long oom_kills; /* the host's count when last read */
 	int exits;		      /* the process events connector (exits.c), or -1 */
+	bool vms;		      /* a libvirt chain: every VNF is a VM (vm.c) */
+	struct calvin_spec_text text; /* vms: the spec's bytes, for the agents */
 };
 
 uint64_t sup_now_ms(void);
@@ -63,6 +66,20 @@ int sup_load(struct sup *s, const char *chain);
 int sup_vnf_start(struct sup *s, unsigned int k, uint32_t epoch);
 /* The next epoch, persisted before it is used. 0 or -errno. */
 int sup_epoch_next(struct sup *s, uint32_t *epoch);
+
+/* vm.c: a libvirt chain's VMs. Its domain's name; its state
+ * (enum lv_vm_state, why it stopped into why) or -errno; the spec's text
+ * and the watch of lifecycle events; k as the journal finds it; k
+ * deployed again (its VM started again unless it runs); the descriptor
+ * readable on events (-1: none) and the next VNF one names (-1: none). */
+void sup_vm_name(const struct sup *s, unsigned int k, char *out, size_t len);
+int sup_vm_state(const struct sup *s, unsigned int k, char *why, size_t len);
+int sup_vm_load(struct sup *s);
+void sup_vm_attach(struct sup *s, unsigned int k);
+int sup_vm_start(struct sup *s, unsigned int k, uint32_t epoch);
+int sup_vm_fd(const struct sup *s);
+int sup_vm_event(struct sup *s);
+void sup_vm_close(struct sup *s);
 
 /* exits.c: the process events connector, drained into each VNF's
  * exit_code; -errno where the kernel does not offer it here. */

@@ -2,8 +2,10 @@
 /* The supervisor of a chain (`calvin supervise CHAIN`): one process per
  * chain, started by `up`, journalled before it exists, stopped by `down`
  * before anything else goes. It watches the chain's user VNFs through
- * pidfds, restarts one that died on its planned cores (both ends of a
- * transform pair, an encrypt/decrypt pair under a new epoch), reports a
+ * pidfds (a libvirt chain's VMs through libvirt's lifecycle events and
+ * domain states: libvirt/vmwatch.h), restarts one that died on its
+ * planned cores (both ends of a transform pair, an encrypt/decrypt pair
+ * under a new epoch; a VM from its defined domain), reports a
  * stopped one as stalled without killing it, and writes what it sees to
  * RUN_DIR/CHAIN.d/supervisor.json and the chain's event log.
  *
@@ -11,7 +13,8 @@
  *   {"chain": NAME, "pid": N, "started": RFC3339, "heartbeat": RFC3339
  *    (at least every 2 s), "vnfs": [{"name", "state": "running" |
  *    "restarting" | "stalled" | "failed", "restarts": N, "last_exit":
- *    "signal 9" | "exit 1" | "oom-kill" | null, "uptime_s": N, "pid": N}]} */
+ *    "signal 9" | "exit 1" | "oom-kill" | "domain destroyed" | ... | null,
+ *    "uptime_s": N, "pid": N | null, and for a VM "vm": DOMAIN}]} */
 #ifndef CALVIN_SUPERVISE_H
 #define CALVIN_SUPERVISE_H
 

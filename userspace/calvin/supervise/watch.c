@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "events/events.h"
+#include "libvirt/vmwatch.h"
 #include "sup.h"
 #include "util.h"
 
@@ -101,23 +102,32 @@ static void stop_partner(struct sup *s, unsigned int k)
 	struct sup_vnf *p = &s->v[k];
 	struct pollfd pfd = { .fd = p->pidfd, .events = POLLIN };
 
-	if (p->pidfd < 0)
+	/* a VM keeps running: its agent stops the VNF when the pair starts */
+	if (p->vm && (p->state == SUP_RUNNING || p->state == SUP_STALLED)) {
+		snprintf(p->last_exit, sizeof(p->last_exit), "restarted with its pair");
+	} else if (p->pidfd >= 0) {
+		syscall(SYS_pidfd_send_signal, p->pidfd, SIGKILL, NULL, 0);
+		poll(&pfd, 1, PARTNER_STOP_MS);
+		if (p->child)
+			waitid(P_PIDFD, (id_t)p->pidfd, &(siginfo_t){ 0 }, WEXITED | WNOHANG);
+		snprintf(p->last_exit, sizeof(p->last_exit), "stopped with its pair");
+	} else {
 		return;
-	syscall(SYS_pidfd_send_signal, p->pidfd, SIGKILL, NULL, 0);
-	poll(&pfd, 1, PARTNER_STOP_MS);
-	if (p->child)
-		waitid(P_PIDFD, (id_t)p->pidfd, &(siginfo_t){ 0 }, WEXITED | WNOHANG);
-	snprintf(p->last_exit, sizeof(p->last_exit), "stopped with its pair");
+	}
 	gone(p);
 	p->due_ms = s->v[p->partner].due_ms;
 	event(s, "vnf-exited", k, "cause", p->last_exit);
 }
 
-static void on_exit_of(struct sup *s, unsigned int k)
+/* A VNF's process, or its VM (why: what libvirt says), is gone. */
+static void on_exit_of(struct sup *s, unsigned int k, const char *why)
 {
 	struct sup_vnf *v = &s->v[k];
 
-	exit_cause(s, v);
+	if (why)
+		snprintf(v->last_exit, sizeof(v->last_exit), "%s", why);
+	else
+		exit_cause(s, v);
 	gone(v);
 	v->due_ms = v->down_ms + sup_backoff_ms(s, v, v->down_ms);
 	event(s, "vnf-exited", k, "cause", v->last_exit);
@@ -224,7 +234,7 @@ static void check_stalled(struct sup *s)
 
 	for (k = 0; k < s->nr; k++) {
 		v = &s->v[k];
-		if (v->state != SUP_RUNNING && v->state != SUP_STALLED)
+		if ((v->state != SUP_RUNNING && v->state != SUP_STALLED) || v->vm)
 			continue;
 		stopped = strchr("Tt", proc_state(v->pid)) != NULL;
 		if (stopped && v->state == SUP_RUNNING) {
@@ -235,6 +245,38 @@ static void check_stalled(struct sup *s)
 			event(s, "vnf-resumed", k, NULL, NULL);
 		}
 	}
+}
+
+/* A VM as libvirt has it now: stopped (destroyed, crashed, shut down,
+ * undefined: restarted), paused (stalled, never killed) or running. An
+ * event only says where to look, so one that arrives after the VM was
+ * started again changes nothing. libvirt not answering: nothing known. */
+static void vm_look(struct sup *s, unsigned int k)
+{
+	struct sup_vnf *v = &s->v[k];
+	char why[32];
+	int st;
+
+	if (v->state != SUP_RUNNING && v->state != SUP_STALLED)
+		return;
+	st = sup_vm_state(s, k, why, sizeof(why));
+	if (st == LV_VM_STOPPED || st == -ENOENT) {
+		on_exit_of(s, k, why);
+	} else if (st == LV_VM_PAUSED && v->state == SUP_RUNNING) {
+		v->state = SUP_STALLED;
+		event(s, "stalled", k, "cause", why);
+	} else if (st == LV_VM_RUNNING && v->state == SUP_STALLED) {
+		v->state = SUP_RUNNING;
+		event(s, "vnf-resumed", k, NULL, NULL);
+	}
+}
+
+static void vms_look(struct sup *s)
+{
+	unsigned int k;
+
+	for (k = 0; s->vms && k < s->nr && !calvin_quit; k++)
+		vm_look(s, k);
 }
 
 /* How long poll may sleep: until the next tick or the next restart. */
@@ -253,16 +295,17 @@ static int next_wait(const struct sup *s, uint64_t tick)
 
 int sup_watch(struct sup *s)
 {
-	struct pollfd pfd[CALVIN_MAX_VNFS + 1];
-	unsigned int who[CALVIN_MAX_VNFS + 1], n, k, i;
+	struct pollfd pfd[CALVIN_MAX_VNFS + 2];
+	unsigned int who[CALVIN_MAX_VNFS + 2], n, k, i;
 	uint64_t tick = 0;
-	int err;
+	int err, vk;
 
 	s->oom_kills = oom_kills();
 	while (!calvin_quit) {
 		sup_exits_drain(s);
 		if (sup_now_ms() >= tick) {
 			check_stalled(s);
+			vms_look(s);
 			sup_report_write(s);
 			tick = sup_now_ms() + SUP_TICK_MS;
 		}
@@ -275,16 +318,26 @@ int sup_watch(struct sup *s)
 			pfd[n] = (struct pollfd){ .fd = s->mon.pidfd, .events = POLLIN };
 			who[n++] = UINT_MAX;
 		}
+		if (sup_vm_fd(s) >= 0) {
+			pfd[n] = (struct pollfd){ .fd = sup_vm_fd(s), .events = POLLIN };
+			who[n++] = UINT_MAX - 1;
+		}
 		if (poll(pfd, n, next_wait(s, tick)) < 0 && errno != EINTR)
 			break;
 		for (i = 0; i < n && !calvin_quit; i++)
 			if (pfd[i].revents && who[i] == UINT_MAX && s->mon.pidfd == pfd[i].fd)
 				sup_monitor_exited(s);
-			else if (pfd[i].revents && who[i] != UINT_MAX &&
+			else if (pfd[i].revents && who[i] == UINT_MAX - 1)
+				while (!calvin_quit && (vk = sup_vm_event(s)) >= 0)
+					vm_look(s, (unsigned int)vk);
+			else if (pfd[i].revents && who[i] < UINT_MAX - 1 &&
 				 s->v[who[i]].pidfd == pfd[i].fd)
-				on_exit_of(s, who[i]);
+				on_exit_of(s, who[i], NULL);
 		for (k = 0; k < s->nr && !calvin_quit; k++)
 			if (s->v[k].state == SUP_RESTARTING && s->v[k].due_ms <= sup_now_ms()) {
+				/* a VM takes seconds: status says restarting meanwhile */
+				if (s->v[k].vm)
+					sup_report_write(s);
 				heal(s, k);
 				sup_report_write(s);
 			}
