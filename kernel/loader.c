@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <bpf/bpf.h>
+#include <linux/if_link.h>
 
 #include "loader_priv.h"
 
@@ -365,6 +366,30 @@ int calvin_xdp_detach_all(int ifindex)
 			return err;
 	}
 	return -EBUSY;
+}
+
+int calvin_xdp_hold(int ifindex, uint32_t *id)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	int fd, err;
+
+	calvin_loader_quiet();
+	err = bpf_xdp_query(ifindex, XDP_FLAGS_DRV_MODE, &q);
+	if (err)
+		return err;
+	if (!q.drv_prog_id)
+		return -ENOENT;
+	fd = bpf_prog_get_fd_by_id(q.drv_prog_id);
+	if (fd < 0)
+		return -errno;
+	*id = q.drv_prog_id;
+	return fd;
+}
+
+int calvin_xdp_reattach(int ifindex, int prog_fd)
+{
+	calvin_loader_quiet();
+	return bpf_xdp_attach(ifindex, prog_fd, XDP_FLAGS_DRV_MODE, NULL);
 }
 
 int calvin_percpu_sum(int fd, uint32_t key, __u64 *out, unsigned int n)

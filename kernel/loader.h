@@ -204,6 +204,16 @@ int calvin_xdp_dispatcher_available(void);
  * single program such as DPDK's), and libxdp's bpffs pins for it. 0 if none. */
 int calvin_xdp_detach_all(int ifindex);
 
+/* A reference on the program attached to ifindex in native mode (libxdp's
+ * dispatcher where it uses one): an fd that keeps the program, and with
+ * it its maps and their state, alive if someone detaches it; its id in
+ * *id. -ENOENT when none is attached. */
+int calvin_xdp_hold(int ifindex, uint32_t *id);
+/* Attach the program prog_fd holds to ifindex again, in native mode,
+ * replacing what is there: the same program with the same maps, so
+ * nothing is loaded or filled anew. */
+int calvin_xdp_reattach(int ifindex, int prog_fd);
+
 /* Sum the per-CPU stats pinned under pin_dir, per direction
  * (out[CALVIN_DIR_FWD], out[CALVIN_DIR_REV]). */
 int calvin_xdp_read_stats(const char *pin_dir, struct calvin_vnf_stats out[2]);

@@ -92,6 +92,22 @@ udp_send() { # CHAIN NODE ADDR PORT N
 		"for i in \$(seq $5); do echo calvin-test >/dev/udp/$3/$4; done" 2>/dev/null
 }
 
+# 100 datagrams from the probe to the server's port 9999, which the acl
+# VNF denies (chains/tactile-acl.yaml): none may reach the server's
+# stack, and all are counted as the VNF's acl drops; the count after goes
+# into DENIED.
+acl_denies() { # CHAIN VNF WHEN
+	local srv0 deny0 srv deny now
+	acl_counts() { echo "$(udp_noports "$1" server) $(vnf_stat "$1" "$2" drop_acl)"; }
+	read -r srv0 deny0 <<<"$(acl_counts "$1" "$2")"
+	udp_send "$1" probe 10.70.0.2 9999 100
+	wait_stable now acl_counts "$1" "$2"
+	read -r srv deny <<<"$now"
+	[ "$srv" -eq "$srv0" ] || fail "$3: denied datagrams reached the server ($srv0 -> $srv)"
+	[ $((deny - deny0)) -eq 100 ] || fail "$3: $((deny - deny0)) of 100 denied datagrams counted as acl drops"
+	DENIED=$deny
+}
+
 # calvin's -j output, read by a JSON parser (tests/tools/jsondoc.c:
 # json-c): fails unless stdin is exactly one JSON document; with a PATH
 # ("counts.received", "0.vnfs.[name=fwd-u].error"), prints what is there.

@@ -321,6 +321,70 @@ static void test_ack(void **state)
 	assert_int_equal(nl_ack_read(buf, 8, 1, &err, ext), -EPROTO);
 }
 
+/* A link message as the kernel sends one: its flags, name and XDP nest
+ * (attached mode, and the ids it gives for that mode). */
+static struct nlmsghdr *link_msg(void *buf, uint16_t type, unsigned int flags, uint8_t attached,
+				 uint16_t id_attr, uint32_t id)
+{
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifi;
+	struct nlattr *xdp;
+
+	memset(buf, 0, NL_BUF_SIZE);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = type;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_index = 5;
+	ifi->ifi_flags = flags;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, "west");
+	xdp = mnl_attr_nest_start(nlh, IFLA_XDP);
+	mnl_attr_put_u8(nlh, IFLA_XDP_ATTACHED, attached);
+	if (id_attr)
+		mnl_attr_put_u32(nlh, id_attr, id);
+	mnl_attr_nest_end(nlh, xdp);
+	return nlh;
+}
+
+static void test_link_watch(void **state)
+{
+	char buf[NL_BUF_SIZE];
+	struct nlmsghdr *nlh = nl_msg_link_dump(buf);
+	struct nl_link l;
+
+	assert_int_equal(nlh->nlmsg_type, RTM_GETLINK);
+	assert_int_equal(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_DUMP);
+
+	/* a native program, alone */
+	nlh = link_msg(buf, RTM_NEWLINK, IFF_UP, XDP_ATTACHED_DRV, IFLA_XDP_PROG_ID, 42);
+	assert_int_equal(nl_link_parse(nlh, &l), 0);
+	assert_int_equal(l.ifindex, 5);
+	assert_string_equal(l.ifname, "west");
+	assert_true(l.up);
+	assert_false(l.gone);
+	assert_int_equal(l.xdp_prog, 42);
+
+	/* a generic program is not the native one the chain attached */
+	nlh = link_msg(buf, RTM_NEWLINK, 0, XDP_ATTACHED_SKB, IFLA_XDP_PROG_ID, 43);
+	assert_int_equal(nl_link_parse(nlh, &l), 0);
+	assert_false(l.up);
+	assert_int_equal(l.xdp_prog, 0);
+
+	/* several modes: the native one by its own attribute */
+	nlh = link_msg(buf, RTM_NEWLINK, IFF_UP, XDP_ATTACHED_MULTI, IFLA_XDP_DRV_PROG_ID, 44);
+	assert_int_equal(nl_link_parse(nlh, &l), 0);
+	assert_int_equal(l.xdp_prog, 44);
+
+	/* none, and deleted */
+	nlh = link_msg(buf, RTM_DELLINK, 0, XDP_ATTACHED_NONE, 0, 0);
+	assert_int_equal(nl_link_parse(nlh, &l), 0);
+	assert_true(l.gone);
+	assert_int_equal(l.xdp_prog, 0);
+
+	/* not a link message */
+	nlh->nlmsg_type = RTM_NEWADDR;
+	assert_int_equal(nl_link_parse(nlh, &l), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,7 +393,7 @@ int main(void)
 		cmocka_unit_test(test_bridge),	 cmocka_unit_test(test_addr),
 		cmocka_unit_test(test_neigh),	 cmocka_unit_test(test_route),
 		cmocka_unit_test(test_parse),	 cmocka_unit_test(test_ifname),
-		cmocka_unit_test(test_ack),
+		cmocka_unit_test(test_ack),	 cmocka_unit_test(test_link_watch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <net/if.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libmnl/libmnl.h>
@@ -227,6 +228,63 @@ struct nlmsghdr *nl_msg_route(void *buf, const struct nl_prefix *dst, const stru
 	mnl_attr_put(nlh, RTA_GATEWAY, via->len, via->addr);
 	mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)ifindex);
 	return nlh;
+}
+
+struct nlmsghdr *nl_msg_link_dump(void *buf)
+{
+	struct nlmsghdr *nlh = request(buf, RTM_GETLINK, NLM_F_DUMP);
+
+	nlh->nlmsg_flags &= (uint16_t)~NLM_F_ACK;
+	link_header(nlh, 0);
+	return nlh;
+}
+
+static int link_attr(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	uint16_t type = mnl_attr_get_type(attr);
+
+	if (type <= IFLA_MAX)
+		tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+/* The native program: alone it is IFLA_XDP_PROG_ID with ATTACHED_DRV;
+ * beside one of another mode, IFLA_XDP_DRV_PROG_ID. */
+static uint32_t xdp_native(const struct nlattr *xdp)
+{
+	const struct nlattr *tb[IFLA_XDP_MAX + 1] = { 0 };
+
+	if (!xdp || mnl_attr_parse_nested(xdp, link_attr, tb) != MNL_CB_OK)
+		return 0;
+	if (tb[IFLA_XDP_DRV_PROG_ID] && mnl_attr_get_payload_len(tb[IFLA_XDP_DRV_PROG_ID]) >= 4)
+		return mnl_attr_get_u32(tb[IFLA_XDP_DRV_PROG_ID]);
+	if (tb[IFLA_XDP_ATTACHED] && mnl_attr_get_payload_len(tb[IFLA_XDP_ATTACHED]) >= 1 &&
+	    mnl_attr_get_u8(tb[IFLA_XDP_ATTACHED]) == XDP_ATTACHED_DRV && tb[IFLA_XDP_PROG_ID] &&
+	    mnl_attr_get_payload_len(tb[IFLA_XDP_PROG_ID]) >= 4)
+		return mnl_attr_get_u32(tb[IFLA_XDP_PROG_ID]);
+	return 0;
+}
+
+int nl_link_parse(const struct nlmsghdr *nlh, struct nl_link *l)
+{
+	const struct nlattr *tb[IFLA_MAX + 1] = { 0 };
+	const struct ifinfomsg *ifi;
+
+	memset(l, 0, sizeof(*l));
+	if ((nlh->nlmsg_type != RTM_NEWLINK && nlh->nlmsg_type != RTM_DELLINK) ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifi))
+		return -EINVAL;
+	ifi = mnl_nlmsg_get_payload(nlh);
+	if (mnl_attr_parse(nlh, sizeof(*ifi), link_attr, tb) != MNL_CB_OK)
+		return -EINVAL;
+	l->ifindex = ifi->ifi_index;
+	l->gone = nlh->nlmsg_type == RTM_DELLINK;
+	l->up = ifi->ifi_flags & IFF_UP;
+	if (tb[IFLA_IFNAME] && !mnl_attr_validate(tb[IFLA_IFNAME], MNL_TYPE_NUL_STRING))
+		snprintf(l->ifname, sizeof(l->ifname), "%s", mnl_attr_get_str(tb[IFLA_IFNAME]));
+	l->xdp_prog = xdp_native(tb[IFLA_XDP]);
+	return 0;
 }
 
 static int ext_attr(const struct nlattr *attr, void *data)

@@ -49,6 +49,12 @@ struct nlmsghdr *nl_msg_neigh(void *buf, int ifindex, const struct nl_ip *ip, co
 struct nlmsghdr *nl_msg_route(void *buf, const struct nl_prefix *dst, const struct nl_ip *via,
 			      int ifindex);
 
+/* RTM_GETLINK of every link (a dump: no ack, the links answer). */
+struct nlmsghdr *nl_msg_link_dump(void *buf);
+/* A link message (RTM_NEWLINK, RTM_DELLINK) read into l: 0, or -EINVAL
+ * for another message or one too short. */
+int nl_link_parse(const struct nlmsghdr *nlh, struct nl_link *l);
+
 /* The answer to request seq in len bytes of buf: 1 when it holds the
  * ack, *err set to 0 or -errno and ext to the kernel's explanation ("" if
  * none); 0 when the ack is still to come; -EPROTO for a reply that is not

@@ -12,6 +12,7 @@
 #ifndef CALVIN_NL_H
 #define CALVIN_NL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* ip netns add / delete: /run/netns/NAME, a bind mount of a namespace
@@ -56,5 +57,27 @@ int nl_route_add(const char *ns, const char *prefix, const char *via, const char
 /* ethtool -K IFNAME tx off: transmit checksums in software, every kind
  * of them (IPv4, IPv6, generic, SCTP, FCoE), as ethtool's "tx" means. */
 int nl_tx_csum_off(const char *ns, const char *ifname);
+
+/* Watching links (watch.c, for the supervisor): a link as the kernel
+ * announces it, added, changed or deleted. */
+struct nl_link {
+	int ifindex;
+	char ifname[16];   /* IFNAMSIZ */
+	bool gone;	   /* deleted (RTM_DELLINK) */
+	bool up;	   /* administratively up (IFF_UP) */
+	uint32_t xdp_prog; /* id of the XDP program attached in native mode; 0: none */
+};
+/* A non-blocking rtnetlink socket made in namespace ns (NULL: calvin's),
+ * member of RTNLGRP_LINK: its fd, or -errno. */
+int nl_watch_open(const char *ns);
+/* Ask for every link of fd's namespace: the answers come through
+ * nl_watch_read() like changes. The kernel says nothing on the device
+ * when an XDP program comes or goes, so a watcher of XDP asks again
+ * from time to time. 0 or -errno. */
+int nl_watch_dump(int fd);
+/* Each link message waiting on fd, one call of cb each, until none is
+ * left: 0; -ENOBUFS when the kernel dropped some (dump to know where
+ * things stand), or -errno. */
+int nl_watch_read(int fd, void (*cb)(const struct nl_link *l, void *arg), void *arg);
 
 #endif /* CALVIN_NL_H */

@@ -44,10 +44,17 @@ int cmd_supervise(const struct cmd_args *a)
 			"calvin: the exit causes of VNFs up started are unknown: process "
 			"events connector: %s\n",
 			strerror(-s.exits));
+	rc = sup_links_open(&s);
+	if (rc) {
+		fprintf(stderr, "calvin: the links of chain %s are not watched: %s\n", a->arg[0],
+			strerror(-rc));
+		sup_links_close(&s);
+	}
 	said(&s, "supervisor-started");
 	rc = sup_watch(&s) ? CALVIN_EXIT_FAIL : 0;
 	said(&s, "supervisor-stopped");
 	sup_vm_close(&s);
+	sup_links_close(&s);
 	calvin_keyring_clear(&s.keys);
 	return rc;
 }

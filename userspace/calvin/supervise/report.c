@@ -33,6 +33,40 @@ const char *sup_state_name(enum sup_state st)
 	return state_names[st];
 }
 
+static const char *const port_state_names[] = {
+	[PORT_OK] = "ok",
+	[PORT_DOWN] = "down",
+	[PORT_XDP_LOST] = "xdp-detached",
+	[PORT_GONE] = "deleted",
+};
+
+const char *sup_port_state_name(enum sup_port_state st)
+{
+	return port_state_names[st];
+}
+
+/* The ports the netlink watch sees: state, repairs, the program held. */
+static struct json_object *links_json(const struct sup *s)
+{
+	struct json_object *a = json_object_new_array(), *o;
+	const struct sup_port *p;
+	unsigned int i;
+
+	for (i = 0; i < s->nr_ports; i++) {
+		p = &s->port[i];
+		o = json_object_new_object();
+		json_object_object_add(o, "node", json_object_new_string(p->node));
+		json_object_object_add(o, "ifname", json_object_new_string(p->ifname));
+		json_object_object_add(o, "state",
+				       json_object_new_string(sup_port_state_name(p->state)));
+		json_object_object_add(o, "repairs", json_object_new_int((int)p->repairs));
+		json_object_object_add(o, "xdp_prog",
+				       p->prog ? json_object_new_int64(p->prog) : NULL);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static void rfc3339(time_t t, char *buf, size_t len)
 {
 	struct tm tm;
@@ -95,6 +129,11 @@ void sup_report_write(const struct sup *s)
 		json_object_array_add(vnfs, vnf_json(s, &s->v[k], now));
 	json_object_object_add(o, "vnfs", vnfs);
 	json_object_object_add(o, "monitor", monitor_json(s, now));
+	json_object_object_add(o, "state",
+			       json_object_new_string(s->failed[0] ? "failed" : "running"));
+	json_object_object_add(o, "reason",
+			       s->failed[0] ? json_object_new_string(s->failed) : NULL);
+	json_object_object_add(o, "links", links_json(s));
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	if (state_file(path, sizeof(path), s->spec.name, ".d/" SUPERVISOR_JSON))
 		goto out;
@@ -157,6 +196,29 @@ static void print_vnfs(struct json_object *rep)
 		printf("  supervised %-12s %-10s restarts %lld  last exit %s  uptime %lld s  %s\n",
 		       str_of(v, "name", "?"), str_of(v, "state", "?"), int_of(v, "restarts"),
 		       str_of(v, "last_exit", "-"), int_of(v, "uptime_s"), where);
+	}
+}
+
+/* One line for the ports: how many, how many repairs; and one for each
+ * port that is not ok. */
+static void print_links(struct json_object *rep)
+{
+	struct json_object *links, *l;
+	long long repairs = 0;
+	size_t i, n;
+
+	if (!json_object_object_get_ex(rep, "links", &links) ||
+	    !json_object_is_type(links, json_type_array))
+		return;
+	n = json_object_array_length(links);
+	for (i = 0; i < n; i++)
+		repairs += int_of(json_object_array_get_idx(links, i), "repairs");
+	printf("  links: %zu ports watched, %lld repairs\n", n, repairs);
+	for (i = 0; i < n; i++) {
+		l = json_object_array_get_idx(links, i);
+		if (strcmp(str_of(l, "state", "?"), "ok"))
+			printf("  link %s:%s %s\n", str_of(l, "node", "?"),
+			       str_of(l, "ifname", "?"), str_of(l, "state", "?"));
 	}
 }
 
@@ -269,8 +331,12 @@ void supervise_status(const char *chain, struct json_object *o)
 		printf("  %s\n", why);
 	else
 		printf("  supervisor pid %d, heartbeat %lld s ago\n", (int)pid, age);
-	if (rep && pid)
+	if (rep && pid && !strcmp(str_of(rep, "state", ""), "failed"))
+		printf("  chain failed: %s\n", str_of(rep, "reason", "?"));
+	if (rep && pid) {
 		print_vnfs(rep);
+		print_links(rep);
+	}
 	monitor_status(chain, NULL);
 	print_events(ev);
 	json_object_put(rep);

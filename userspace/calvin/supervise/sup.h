@@ -39,6 +39,34 @@ struct sup_vnf {
 	unsigned int nr_tries;
 };
 
+/* A port of the chain: one end of a veth in a node's namespace, as the
+ * netlink watch sees it (links.c). Ports are kept in path order (the
+ * probe's east, each node's west and east, the server's west), so ports
+ * 2j and 2j+1 are the two ends of one veth. */
+enum sup_port_state { PORT_OK, PORT_DOWN, PORT_XDP_LOST, PORT_GONE };
+#define SUP_MAX_PORTS (2 * CALVIN_MAX_NODES)
+/* How often the XDP programs are looked at (the kernel announces no XDP
+ * change on the device: a dump of the namespace's links each time). */
+#define SUP_LINK_POLL_MS 100
+
+struct sup_port {
+	const char *node, *ifname;
+	unsigned int net; /* its namespace's socket: sup.net[net] */
+	int vnf;	  /* the user VNF whose node it is (index in sup.v), or -1 */
+	bool xdp;	  /* the chain attached an XDP program here (journalled) */
+	uint32_t prog;	  /* the program attached, as last seen; 0: none */
+	int prog_fd;	  /* a kernel VNF's, pass or reflect program, held; -1 */
+	enum sup_port_state state;
+	bool told; /* a failed repair was reported (once per fault) */
+	unsigned int repairs;
+	uint64_t fault_ms; /* when the fault was seen (monotonic) */
+};
+
+struct sup_net {
+	char ns[128];
+	int fd; /* rtnetlink, made in ns, member of RTNLGRP_LINK; -1 */
+};
+
 struct sup {
 	struct calvin_chain_spec spec;
 	struct calvin_plan plan;
@@ -55,6 +83,11 @@ struct sup {
 	int exits;		      /* the process events connector (exits.c), or -1 */
 	bool vms;		      /* a libvirt chain: every VNF is a VM (vm.c) */
 	struct calvin_spec_text text; /* vms: the spec's bytes, for the agents */
+	unsigned int nr_nets, nr_ports;
+	struct sup_net net[CALVIN_MAX_NODES];
+	struct sup_port port[SUP_MAX_PORTS];
+	uint64_t link_poll_ms; /* when the links are next looked at */
+	char failed[256];      /* why the chain is failed; "" while it is not */
 };
 
 uint64_t sup_now_ms(void);
@@ -97,6 +130,22 @@ void sup_rule_text(const struct sup *s, char *buf, size_t len);
 
 /* watch.c: the loop */
 int sup_watch(struct sup *s);
+/* An event about VNF k (its name, pid, restarts) with one more member. */
+void sup_event(const struct sup *s, const char *kind, unsigned int k, const char *key,
+	       const char *val);
+/* The chain cannot be healed without a new deployment: every VNF that
+ * waits for a restart is failed, and one chain-failed event says why
+ * (the first reason only). */
+void sup_chain_failed(struct sup *s, const char *why);
+
+/* links.c: the netlink watch of the chain's ports */
+/* One socket per node namespace, each port's program held. 0 or -errno. */
+int sup_links_open(struct sup *s);
+void sup_links_close(struct sup *s);
+/* Read what the kernel said on net's socket; repair what it tells. */
+void sup_links_read(struct sup *s, unsigned int net);
+/* Due: ask each namespace for its links again (XDP is not announced). */
+void sup_links_tick(struct sup *s);
 
 /* monitor.c: the chain's monitor, a child watched like a VNF */
 void sup_monitor_tend(struct sup *s);
@@ -105,6 +154,7 @@ void sup_monitor_stop(struct sup *s);
 
 /* report.c */
 const char *sup_state_name(enum sup_state st);
+const char *sup_port_state_name(enum sup_port_state st);
 /* supervisor.json, replaced whole. */
 void sup_report_write(const struct sup *s);
 

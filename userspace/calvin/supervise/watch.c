@@ -27,8 +27,8 @@ static const char *vnf_name(const struct sup *s, unsigned int k)
 	return s->spec.vnfs[s->v[k].idx].name;
 }
 
-static void event(const struct sup *s, const char *kind, unsigned int k, const char *key,
-		  const char *val)
+void sup_event(const struct sup *s, const char *kind, unsigned int k, const char *key,
+	       const char *val)
 {
 	struct json_object *f = json_object_new_object();
 
@@ -116,7 +116,7 @@ static void stop_partner(struct sup *s, unsigned int k)
 	}
 	gone(p);
 	p->due_ms = s->v[p->partner].due_ms;
-	event(s, "vnf-exited", k, "cause", p->last_exit);
+	sup_event(s, "vnf-exited", k, "cause", p->last_exit);
 }
 
 /* A VNF's process, or its VM (why: what libvirt says), is gone. */
@@ -130,7 +130,7 @@ static void on_exit_of(struct sup *s, unsigned int k, const char *why)
 		exit_cause(s, v);
 	gone(v);
 	v->due_ms = v->down_ms + sup_backoff_ms(s, v, v->down_ms);
-	event(s, "vnf-exited", k, "cause", v->last_exit);
+	sup_event(s, "vnf-exited", k, "cause", v->last_exit);
 	if (v->partner >= 0 && s->v[v->partner].state != SUP_FAILED)
 		stop_partner(s, (unsigned int)v->partner);
 }
@@ -141,23 +141,37 @@ static void give_up(struct sup *s, unsigned int k)
 
 	sup_rule_text(s, why, sizeof(why));
 	s->v[k].state = SUP_FAILED;
-	event(s, "vnf-failed", k, "reason", why);
+	sup_event(s, "vnf-failed", k, "reason", why);
+}
+
+void sup_chain_failed(struct sup *s, const char *why)
+{
+	struct json_object *f;
+	unsigned int i;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->v[i].state == SUP_RESTARTING)
+			s->v[i].state = SUP_FAILED;
+	if (s->failed[0])
+		return;
+	snprintf(s->failed, sizeof(s->failed), "%s", why);
+	f = json_object_new_object();
+	if (f)
+		json_object_object_add(f, "reason", json_object_new_string(why));
+	events_append(s->spec.name, "chain-failed", f);
+	json_object_put(f);
 }
 
 /* A port of the VNF's node is gone (its veth deleted): no restart brings
- * it back, only a new deployment; the chain is failed, once. */
+ * it back, only a new deployment. */
 static void chain_failed(struct sup *s, unsigned int k)
 {
 	char why[160];
-	unsigned int i;
 
 	snprintf(why, sizeof(why),
 		 "a link of node %s is gone; run 'calvin down %s' and 'calvin up' to rebuild it",
 		 calvin_vnf_node(&s->spec.vnfs[s->v[k].idx]), s->spec.name);
-	for (i = 0; i < s->nr; i++)
-		if (s->v[i].state == SUP_RESTARTING)
-			s->v[i].state = SUP_FAILED;
-	event(s, "chain-failed", k, "reason", why);
+	sup_chain_failed(s, why);
 }
 
 /* Start k (and its pair's other end), or schedule the next try. */
@@ -202,12 +216,12 @@ static void heal(struct sup *s, unsigned int k)
 		v->restarts++;
 		v->up_ms = sup_now_ms();
 		snprintf(e, sizeof(e), "%u", epoch);
-		event(s, "vnf-restarted", ks[i], epoch ? "epoch" : NULL, e);
+		sup_event(s, "vnf-restarted", ks[i], epoch ? "epoch" : NULL, e);
 	}
 	if (err == -ENODEV)
 		chain_failed(s, k);
 	else if (err && !calvin_quit)
-		event(s, "vnf-start-failed", k, "error", strerror(-err));
+		sup_event(s, "vnf-start-failed", k, "error", strerror(-err));
 }
 
 static char proc_state(pid_t pid)
@@ -239,10 +253,10 @@ static void check_stalled(struct sup *s)
 		stopped = strchr("Tt", proc_state(v->pid)) != NULL;
 		if (stopped && v->state == SUP_RUNNING) {
 			v->state = SUP_STALLED;
-			event(s, "stalled", k, NULL, NULL);
+			sup_event(s, "stalled", k, NULL, NULL);
 		} else if (!stopped && v->state == SUP_STALLED) {
 			v->state = SUP_RUNNING;
-			event(s, "vnf-resumed", k, NULL, NULL);
+			sup_event(s, "vnf-resumed", k, NULL, NULL);
 		}
 	}
 }
@@ -264,10 +278,10 @@ static void vm_look(struct sup *s, unsigned int k)
 		on_exit_of(s, k, why);
 	} else if (st == LV_VM_PAUSED && v->state == SUP_RUNNING) {
 		v->state = SUP_STALLED;
-		event(s, "stalled", k, "cause", why);
+		sup_event(s, "stalled", k, "cause", why);
 	} else if (st == LV_VM_RUNNING && v->state == SUP_STALLED) {
 		v->state = SUP_RUNNING;
-		event(s, "vnf-resumed", k, NULL, NULL);
+		sup_event(s, "vnf-resumed", k, NULL, NULL);
 	}
 }
 
@@ -290,15 +304,41 @@ static int next_wait(const struct sup *s, uint64_t tick)
 			due = s->v[k].due_ms;
 	if (s->mon.state == SUP_RESTARTING && s->mon.due_ms < due)
 		due = s->mon.due_ms;
+	if (s->nr_nets && s->link_poll_ms < due)
+		due = s->link_poll_ms;
 	return due > now ? (int)(due - now) : 0;
+}
+
+/* Who a descriptor in the poll set is: VNF k (below CALVIN_MAX_VNFS),
+ * the monitor, libvirt's events (a libvirt chain), or namespace WHO_NET +
+ * i's link socket. */
+#define WHO_MONITOR UINT_MAX
+#define WHO_VM (UINT_MAX - 1)
+#define WHO_NET CALVIN_MAX_VNFS
+
+static void on_ready(struct sup *s, const struct pollfd *p, unsigned int who)
+{
+	int vk;
+
+	if (!p->revents)
+		return;
+	if (who == WHO_MONITOR && s->mon.pidfd == p->fd)
+		sup_monitor_exited(s);
+	else if (who == WHO_VM)
+		while (!calvin_quit && (vk = sup_vm_event(s)) >= 0)
+			vm_look(s, (unsigned int)vk);
+	else if (who >= WHO_NET)
+		sup_links_read(s, who - WHO_NET);
+	else if (s->v[who].pidfd == p->fd)
+		on_exit_of(s, who, NULL);
 }
 
 int sup_watch(struct sup *s)
 {
-	struct pollfd pfd[CALVIN_MAX_VNFS + 2];
-	unsigned int who[CALVIN_MAX_VNFS + 2], n, k, i;
+	struct pollfd pfd[CALVIN_MAX_VNFS + 2 + CALVIN_MAX_NODES];
+	unsigned int who[CALVIN_MAX_VNFS + 2 + CALVIN_MAX_NODES], n, k, i;
 	uint64_t tick = 0;
-	int err, vk;
+	int err;
 
 	s->oom_kills = oom_kills();
 	while (!calvin_quit) {
@@ -316,23 +356,22 @@ int sup_watch(struct sup *s)
 			}
 		if (s->mon.pidfd >= 0) {
 			pfd[n] = (struct pollfd){ .fd = s->mon.pidfd, .events = POLLIN };
-			who[n++] = UINT_MAX;
+			who[n++] = WHO_MONITOR;
+		}
+		for (k = 0; k < s->nr_nets; k++) {
+			pfd[n] = (struct pollfd){ .fd = s->net[k].fd, .events = POLLIN };
+			who[n++] = WHO_NET + k;
 		}
 		if (sup_vm_fd(s) >= 0) {
 			pfd[n] = (struct pollfd){ .fd = sup_vm_fd(s), .events = POLLIN };
-			who[n++] = UINT_MAX - 1;
+			who[n++] = WHO_VM;
 		}
 		if (poll(pfd, n, next_wait(s, tick)) < 0 && errno != EINTR)
 			break;
 		for (i = 0; i < n && !calvin_quit; i++)
-			if (pfd[i].revents && who[i] == UINT_MAX && s->mon.pidfd == pfd[i].fd)
-				sup_monitor_exited(s);
-			else if (pfd[i].revents && who[i] == UINT_MAX - 1)
-				while (!calvin_quit && (vk = sup_vm_event(s)) >= 0)
-					vm_look(s, (unsigned int)vk);
-			else if (pfd[i].revents && who[i] < UINT_MAX - 1 &&
-				 s->v[who[i]].pidfd == pfd[i].fd)
-				on_exit_of(s, who[i], NULL);
+			on_ready(s, &pfd[i], who[i]);
+		if (!calvin_quit)
+			sup_links_tick(s);
 		for (k = 0; k < s->nr && !calvin_quit; k++)
 			if (s->v[k].state == SUP_RESTARTING && s->v[k].due_ms <= sup_now_ms()) {
 				/* a VM takes seconds: status says restarting meanwhile */
