@@ -4,6 +4,7 @@
  * sleeping in the kernel between frames on a shared one (--wait, wait.c).
  * Nothing here logs or allocates. */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <string.h>
 #include <time.h>
@@ -132,12 +133,52 @@ static void loop_wakeup(const struct poller *p, struct vnf_wait *w)
 	}
 }
 
-/* Nice value of a yielding VNF's polling thread: another task on its core
- * gets about 1% of it instead of an equal share, and so delays frames
- * about as rarely. Not real-time priority: a real-time thread that never
- * sleeps starves the core's per-CPU kernel workers and any normal task
- * (measured: the second VNF of tactile-crypt on the core never got ready). */
+/* Nice value of a yielding VNF's polling thread where it cannot run at
+ * real-time priority (or is told not to: --yield-sched normal). */
 #define VNF_YIELD_NICE (-20)
+
+/* The core a yielding VNF polls on. Its set-up ran on any CPU it may use
+ * (main.c): a neighbour already polling there at real-time priority would
+ * leave set-up only the scheduler's 5% for normal tasks. */
+static void yield_pin(const struct vnf_config *cfg)
+{
+	cpu_set_t set;
+	int err;
+
+	if (cfg->unpinned)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cfg->lcore, &set);
+	err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (err)
+		vnf_err("warning: cannot pin the polling thread to CPU %u: %s", cfg->lcore,
+			strerror(err));
+}
+
+/* Real-time priority, as its neighbours on the core: under the fair
+ * scheduler (EEVDF, Linux 6.6 on) sched_yield() forfeits the rest of the
+ * yielder's slice, so a VNF yielding on every empty poll runs ahead of any
+ * other task on its core in virtual time and waits behind it for whole
+ * slices (measured at load 13: the builds of others ran 2.6 ms at a time
+ * on the VNFs' core at nice -20, p50 RTT 3.9 ms). Among SCHED_FIFO tasks of
+ * one priority sched_yield() only moves the caller behind its equals, and
+ * no normal task runs while one of them is runnable, up to the kernel's
+ * real-time limit (sched_rt_runtime_us, 95% of each second by default). */
+static void yield_sched(const struct vnf_config *cfg)
+{
+	int err = cfg->yield_fair ? -EPERM : vnf_rt_priority();
+
+	if (!err)
+		return;
+	if (!cfg->yield_fair)
+		vnf_err("warning: cannot run at real-time priority: %s; polling at nice %d, other"
+			" tasks on this core will take time slices from it",
+			strerror(-err), VNF_YIELD_NICE);
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), VNF_YIELD_NICE))
+		vnf_err("warning: cannot raise the polling thread's priority (nice %d): %s; other"
+			" tasks on this core will take equal time slices from it",
+			VNF_YIELD_NICE, strerror(errno));
+}
 
 /* A core shared with other VNFs and nothing else: poll, and on an empty
  * poll hand the core to a neighbour (sched_yield() returns at once when
@@ -150,10 +191,8 @@ static void loop_yield(const struct poller *p)
 {
 	unsigned int busy = 0;
 
-	if (setpriority(PRIO_PROCESS, (id_t)gettid(), VNF_YIELD_NICE))
-		vnf_err("warning: cannot raise the polling thread's priority (nice %d): %s; other"
-			" tasks on this core will take equal time slices from it",
-			VNF_YIELD_NICE, strerror(errno));
+	yield_pin(&p->vnf->cfg);
+	yield_sched(&p->vnf->cfg);
 	while (!vnf_quit) {
 		if (turn(p) && ++busy < VNF_WAIT_YIELD_TURNS)
 			continue;

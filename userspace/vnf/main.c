@@ -97,7 +97,8 @@ static int eal_init(const struct vnf_config *cfg, const char *argv0)
 	char *args[VNF_EAL_ARGS];
 	int n = 0, ret;
 
-	if (cfg->unpinned)
+	/* a yielding VNF sets up anywhere and pins itself to poll (loop.c) */
+	if (cfg->unpinned || cfg->wait == CALVIN_WAIT_YIELD)
 		lcores_any(lcore, sizeof(lcore));
 	else
 		snprintf(lcore, sizeof(lcore), "%u", cfg->lcore);
