@@ -154,7 +154,7 @@ struct vnf_xform_stats {
 struct vnf_lcore_stats {
 	struct vnf_port_stats port[VNF_SIDES];
 	struct vnf_xform_stats xf;
-	uint64_t sleeps; /* --wait wakeup: times the lcore slept in the kernel */
+	uint64_t sleeps; /* --wait wakeup, yield: times the lcore slept in the kernel */
 } __rte_cache_aligned;
 
 struct vnf {
