@@ -17,7 +17,9 @@
 # chooses for a core the VNFs share with nothing else of calvin's, taking
 # turns polling and yielding the core on an empty poll (--wait yield, the
 # core's mode "shared" in calvin plan), against waking up, for tactile-crypt
-# and tactile-nc (issue 17), and writes coloc-DATE.md.
+# and tactile-nc (issue 17), and against yielding under the fair scheduler
+# at nice -20 (yield-fair, what --wait yield did before), and writes
+# coloc-DATE.md.
 # Writes bench/results/sharing-DATE.md and prints it. Needs root; hold the
 # machine's lock: flock /tmp/calvin-net.lock make bench-sharing
 set -u
@@ -50,8 +52,10 @@ TITLE="user VNFs sharing a core"
 if [ "$SET" = coloc ]; then
 	CONFIGS=(
 		"crypt wakeup --wait wakeup"
+		"crypt yield-fair --wait yield --yield-sched normal"
 		"crypt yield --wait yield"
 		"nc wakeup --wait wakeup"
+		"nc yield-fair --wait yield --yield-sched normal"
 		"nc yield --wait yield"
 	)
 	REF=wakeup
@@ -192,10 +196,12 @@ ratio() { # A B; "-" when either is no number
 	echo "and is preempted by a waking VNF, which runs at real-time priority)."
 	if [ "$SET" = coloc ]; then
 		echo "yield: what calvin plan chooses for a core its VNFs share with nothing else of"
-		echo "calvin's (\"shared\"): both poll at normal priority and hand the core to each other"
-		echo "on every empty poll, so the core is always busy; tasks that are not calvin's and"
-		echo "run there take time slices from them (pinned, not isolated: this shared machine's"
-		echo "other work shows in the tail). wakeup: what it chooses beside housekeeping."
+		echo "calvin's (\"shared\"): both poll at real-time priority (SCHED_FIFO 1) and hand the"
+		echo "core to each other on every empty poll, so the core is always busy and no normal"
+		echo "task runs there while they do, up to the kernel's real-time limit (95% of each"
+		echo "second). yield-fair: the same at nice -20 under the fair scheduler, where each"
+		echo "sched_yield() forfeits the rest of the yielder's slice, so other tasks on the core"
+		echo "run whole slices ahead of the VNFs. wakeup: what it chooses beside housekeeping."
 	else
 		echo "Two user VNFs on dedicated cores need 3 CPUs (one for housekeeping): with $(nproc) CPUs"
 		echo "only fwd (one user VNF) runs on a core of its own; its busy row is calvin's default"

@@ -2,7 +2,7 @@
 # User VNFs co-located on a core of their own ("shared" in `calvin plan`):
 # tactile-crypt and tactile-nc pinned with allow-sharing on a host with one
 # core left for VNFs put both DPDK VNFs on that core; calvin plan says so
-# and why, both poll with --wait yield at nice -20 (taking turns,
+# and why, both poll with --wait yield at real-time priority (taking turns,
 # yielding the core on an empty poll), probes pass intact, under a flood
 # neither starves the other, and tactile-nc's probes come back through its
 # lossy link. No latency assertions: bench/sharing.sh (make bench-coloc)
@@ -24,16 +24,21 @@ shared_core() { # SPEC
 	sed -n 's/^  cpu \([0-9]*\) (enc, dec): shared: VNFs and nothing else.*/\1/p' "$TMP/plan.txt"
 }
 
-# every user VNF of the chain polls with --wait yield on CPU core, at normal
-# policy (0, /proc/PID/stat field 41) and nice -20 (field 19) in its
-# polling thread, the main one
+# PID runs on CPU core (/proc/PID/stat field 39) at real-time priority 1
+# (field 40) under SCHED_FIFO (1, field 41): its polling thread, the main
+# one, switches to both when it starts polling, just after it says ready
+polls_fifo() { # PID CORE
+	[ "$(sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f37,38,39)" = "$2 1 1" ]
+}
+
+# every user VNF of the chain polls with --wait yield on CPU core, at
+# real-time priority
 assert_yield() { # CHAIN CORE
 	local pid n=0
 	for pid in $(vnf_pids "$1"); do
 		tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "--lcore $2 .*--wait yield " ||
 			fail "VNF $pid not yielding on CPU $2: $(tr '\0' ' ' <"/proc/$pid/cmdline")"
-		[ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -d' ' -f17,39)" = "-20 0" ] ||
-			fail "VNF $pid does not poll at nice -20, normal policy: $(cat "/proc/$pid/stat")"
+		wait_until "VNF $pid polls on CPU $2 at SCHED_FIFO 1" polls_fifo "$pid" "$2"
 		n=$((n + 1))
 	done
 	[ "$n" = 2 ] || fail "$n user VNFs running, want 2"

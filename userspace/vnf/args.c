@@ -41,6 +41,7 @@ enum {
 	OPT_DIRECTION,
 	OPT_REPLAY_WINDOW,
 	OPT_WAIT,
+	OPT_YIELD_SCHED,
 	OPT_CLOCK,
 	OPT_HELP,
 };
@@ -73,6 +74,7 @@ static const struct option vnf_options[] = {
 	{ "direction", required_argument, NULL, OPT_DIRECTION },
 	{ "replay-window", required_argument, NULL, OPT_REPLAY_WINDOW },
 	{ "wait", required_argument, NULL, OPT_WAIT },
+	{ "yield-sched", required_argument, NULL, OPT_YIELD_SCHED },
 	{ "clock", required_argument, NULL, OPT_CLOCK },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -81,7 +83,7 @@ static const struct option vnf_options[] = {
 void vnf_usage(FILE *out)
 {
 	fprintf(out, "usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU|any"
-		     " [--wait busy|wakeup|yield]"
+		     " [--wait busy|wakeup|yield] [--yield-sched fifo|normal]"
 		     " [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
 		     " [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
 		     " [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
@@ -95,6 +97,8 @@ void vnf_usage(FILE *out)
 		     "  --wait: busy-poll (default with --lcore CPU), sleep in the kernel between"
 		     " frames (default with --lcore any), or poll and yield the core to a"
 		     " neighbour whenever a poll finds nothing\n"
+		     "  --yield-sched: a yielding VNF polls at real-time priority (fifo, the"
+		     " default) or at nice -20 under the fair scheduler (normal: for comparison)\n"
 		     "  --ring: descriptors per rx and tx queue (a power of two, 64..4096);"
 		     " --busy-budget: af_xdp's preferred busy polling, frames per busy poll"
 		     " (0: off; the PMD's own default is 64)\n");
@@ -326,6 +330,11 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 	case OPT_WAIT:
 		if (calvin_wait_parse(arg, &cfg->wait))
 			return bad_arg("wait", arg, "expected busy, wakeup or yield");
+		return 0;
+	case OPT_YIELD_SCHED:
+		if (strcmp(arg, "fifo") && strcmp(arg, "normal"))
+			return bad_arg("yield-sched", arg, "expected fifo or normal");
+		cfg->yield_fair = !strcmp(arg, "normal");
 		return 0;
 	case OPT_LOCK_MEMORY:
 		cfg->lock_memory = true;

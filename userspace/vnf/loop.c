@@ -4,6 +4,7 @@
  * sleeping in the kernel between frames on a shared one (--wait, wait.c).
  * Nothing here logs or allocates. */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <string.h>
 #include <time.h>
@@ -132,34 +133,96 @@ static void loop_wakeup(const struct poller *p, struct vnf_wait *w)
 	}
 }
 
-/* Nice value of a yielding VNF's polling thread: another task on its core
- * gets about 1% of it instead of an equal share, and so delays frames
- * about as rarely. Not real-time priority: a real-time thread that never
- * sleeps starves the core's per-CPU kernel workers and any normal task
- * (measured: the second VNF of tactile-crypt on the core never got ready). */
+/* Nice value of a yielding VNF's polling thread under the fair scheduler
+ * (--yield-sched normal, for comparison). */
 #define VNF_YIELD_NICE (-20)
+
+/* The core a yielding VNF polls on. Its set-up ran on any CPU it may use
+ * (main.c): a neighbour already polling there at real-time priority would
+ * leave set-up only the scheduler's 5% for normal tasks. */
+static void yield_pin(const struct vnf_config *cfg)
+{
+	cpu_set_t set;
+	int err;
+
+	if (cfg->unpinned)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cfg->lcore, &set);
+	err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (err)
+		vnf_err("warning: cannot pin the polling thread to CPU %u: %s", cfg->lcore,
+			strerror(err));
+}
+
+/* Co-located VNFs leave their core for VNF_YIELD_LEAVE_NS at the start of
+ * every VNF_YIELD_PERIOD_NS of CLOCK_MONOTONIC, all at once since they read
+ * one clock: 6.25% of it, more than the 5% of each second the kernel keeps
+ * from real-time tasks by default (sched_rt_runtime_us 950000 of 1000000).
+ * Taking it in small pieces is what keeps the tail short: a real-time
+ * poller that never sleeps was stopped for 50 ms once a second here. */
+#define VNF_YIELD_PERIOD_NS 512000ULL
+#define VNF_YIELD_LEAVE_NS 32000ULL
+
+static uint64_t next_leave(uint64_t now)
+{
+	return (now / VNF_YIELD_PERIOD_NS + 1) * VNF_YIELD_PERIOD_NS;
+}
 
 /* A core shared with other VNFs and nothing else: poll, and on an empty
  * poll hand the core to a neighbour (sched_yield() returns at once when
  * none waits). Neighbours take turns a poll at a time, not a scheduler
  * slice or a wake-up at a time: no frame waits for the kernel to wake
- * its VNF. The core is always busy. Under a flood a poll is never empty,
- * so it also yields every few turns with frames: yielding only when idle,
- * the decryptor of tactile-crypt opened 22% of what the encryptor sealed. */
-static void loop_yield(const struct poller *p)
+ * its VNF, but in the pieces of time they leave the core together (the
+ * sleep ends early when a frame comes). The core is always busy. Under a
+ * flood a poll is never empty, so it also yields every few turns with
+ * frames: yielding only when idle, the decryptor of tactile-crypt opened
+ * 22% of what the encryptor sealed.
+ *
+ * They poll at real-time priority (vnf_wait_init()), all alike: under the
+ * fair scheduler (EEVDF, Linux 6.6 on) sched_yield() forfeits the rest of
+ * the yielder's slice, so a VNF yielding on every empty poll runs ahead of
+ * any other task on its core in virtual time and waits behind it for whole
+ * slices (measured at load 13: the builds of others ran 2.6 ms at a time
+ * on the VNFs' core at nice -20, p50 RTT 3.9 ms). Among SCHED_FIFO tasks of
+ * one priority sched_yield() only moves the caller behind its equals, and
+ * no normal task runs while one of them is runnable. w NULL: at nice -20
+ * under the fair scheduler (--yield-sched normal), which needs no pieces. */
+static void loop_yield(const struct poller *p, struct vnf_wait *w)
 {
+	uint64_t leave = next_leave(vnf_now_ns());
 	unsigned int busy = 0;
 
-	if (setpriority(PRIO_PROCESS, (id_t)gettid(), VNF_YIELD_NICE))
-		vnf_err("warning: cannot raise the polling thread's priority (nice %d): %s; other"
-			" tasks on this core will take equal time slices from it",
-			VNF_YIELD_NICE, strerror(errno));
 	while (!vnf_quit) {
 		if (turn(p) && ++busy < VNF_WAIT_YIELD_TURNS)
 			continue;
 		busy = 0;
+		if (w && vnf_now_ns() >= leave) {
+			p->st->sleeps++;
+			vnf_wait_sleep(w, leave + VNF_YIELD_LEAVE_NS);
+			leave = next_leave(vnf_now_ns());
+			continue;
+		}
 		sched_yield();
 	}
+}
+
+/* --wait yield: pinned (yield_pin), at real-time priority or nice -20. */
+static void run_yield(const struct poller *p, struct vnf *vnf)
+{
+	struct vnf_wait w;
+
+	yield_pin(&vnf->cfg);
+	if (vnf->cfg.yield_fair) {
+		if (setpriority(PRIO_PROCESS, (id_t)gettid(), VNF_YIELD_NICE))
+			vnf_err("warning: cannot raise the polling thread's priority (nice %d): %s",
+				VNF_YIELD_NICE, strerror(errno));
+		loop_yield(p, NULL);
+		return;
+	}
+	vnf_wait_init(&w, vnf);
+	loop_yield(p, &w);
+	vnf_wait_fini(&w);
 }
 
 int vnf_loop(void *arg)
@@ -183,7 +246,7 @@ int vnf_loop(void *arg)
 		return 0;
 	}
 	if (vnf->cfg.wait == CALVIN_WAIT_YIELD) {
-		loop_yield(&p);
+		run_yield(&p, vnf);
 		return 0;
 	}
 	vnf_wait_init(&w, vnf);

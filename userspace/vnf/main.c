@@ -94,10 +94,12 @@ static int eal_init(const struct vnf_config *cfg, const char *argv0)
 {
 	static char lcore[1024], mem[16], prefix[16 + 2 * VNF_NAME_MAX], log[64];
 	const char *level = getenv("CALVIN_VNF_LOG_LEVEL");
+	/* a yielding VNF sets up anywhere and pins itself to poll (loop.c) */
+	const bool floating = cfg->unpinned || cfg->wait == CALVIN_WAIT_YIELD;
 	char *args[VNF_EAL_ARGS];
 	int n = 0, ret;
 
-	if (cfg->unpinned)
+	if (floating)
 		lcores_any(lcore, sizeof(lcore));
 	else
 		snprintf(lcore, sizeof(lcore), "%u", cfg->lcore);
@@ -105,7 +107,7 @@ static int eal_init(const struct vnf_config *cfg, const char *argv0)
 	/* as the controller derives it (userspace/calvin/backend.c) */
 	snprintf(prefix, sizeof(prefix), "calvin-%s.%s", cfg->chain, cfg->name);
 	args[n++] = (char *)argv0;
-	args[n++] = cfg->unpinned ? "--lcores" : "-l";
+	args[n++] = floating ? "--lcores" : "-l";
 	args[n++] = lcore;
 	args[n++] = "--no-huge";
 	args[n++] = "-m";

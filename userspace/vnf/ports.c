@@ -111,7 +111,8 @@ static int port_try(struct vnf *vnf, enum vnf_side side, enum vnf_pmd pmd, const
 {
 	struct vnf_port *p = &vnf->port[side];
 	const char *ifname = vnf->cfg.ifname[side];
-	const bool wakeup = vnf->cfg.wait == CALVIN_WAIT_WAKEUP;
+	/* yielding VNFs sleep on it too, while they leave the core (loop.c) */
+	const bool wakeup = vnf->cfg.wait != CALVIN_WAIT_BUSY;
 	const char *obj = vnf_handover_obj();
 	struct vnf_fdset before;
 	char devargs[PATH_MAX + 128];

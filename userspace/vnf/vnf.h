@@ -69,6 +69,7 @@ struct vnf_config {
 	unsigned int lcore;
 	bool unpinned;	       /* --lcore any: run on any CPU of our affinity (shared placement) */
 	enum calvin_wait wait; /* busy-poll, or sleep between frames (a shared core) */
+	bool yield_fair;       /* --yield-sched normal: yield under the fair scheduler */
 	uint16_t burst;
 	uint16_t ring;	      /* descriptors of each rx and tx queue (--ring) */
 	uint16_t busy_budget; /* af_xdp's preferred busy polling (--busy-budget; 0: off) */
@@ -153,7 +154,7 @@ struct vnf_xform_stats {
 struct vnf_lcore_stats {
 	struct vnf_port_stats port[VNF_SIDES];
 	struct vnf_xform_stats xf;
-	uint64_t sleeps; /* --wait wakeup: times the lcore slept in the kernel */
+	uint64_t sleeps; /* --wait wakeup, yield: times the lcore slept in the kernel */
 } __rte_cache_aligned;
 
 struct vnf {
@@ -267,6 +268,7 @@ int vnf_port_socket(enum vnf_pmd pmd, const struct vnf_fdset *before);
 void vnf_wait_init(struct vnf_wait *w, const struct vnf *vnf);
 void vnf_wait_fini(struct vnf_wait *w);
 void vnf_wait_sleep(struct vnf_wait *w, uint64_t deadline);
+int vnf_rt_priority(void);
 
 /* pkt.c */
 enum vnf_verdict vnf_pkt_parse(const struct rte_mbuf *m, uint16_t probe_port, struct vnf_pkt *p);

@@ -35,8 +35,9 @@
 #define VNF_WAIT_SLACK_NS 1000UL
 
 /* The lowest real-time priority: above every normal task, below the
- * kernel's threaded interrupts. */
-#define VNF_WAIT_RT_PRIO 1
+ * kernel's threaded interrupts. Yielding VNFs (loop.c) take it too: equal
+ * priority is what makes sched_yield() hand the core to each other. */
+#define VNF_RT_PRIO 1
 
 static int pmd_family(enum vnf_pmd pmd)
 {
@@ -85,6 +86,14 @@ int vnf_port_socket(enum vnf_pmd pmd, const struct vnf_fdset *before)
 	return calvin_fd_new(before->fd, before->n, after.fd, after.n);
 }
 
+/* SCHED_FIFO at VNF_RT_PRIO for the calling thread: 0 or -errno. */
+int vnf_rt_priority(void)
+{
+	struct sched_param sp = {.sched_priority = VNF_RT_PRIO};
+
+	return -pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+}
+
 /* A VNF that sleeps between frames runs at real-time priority, so a frame
  * that wakes it preempts whatever else runs on the core. At normal priority
  * it waits behind a CPU-bound task for up to a tick (measured here with two
@@ -95,13 +104,12 @@ int vnf_port_socket(enum vnf_pmd pmd, const struct vnf_fdset *before)
  * throttling still leaves other tasks a share. Busy mode never gets it. */
 static void rt_priority(void)
 {
-	struct sched_param sp = {.sched_priority = VNF_WAIT_RT_PRIO};
-	int err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	int err = vnf_rt_priority();
 
 	if (err)
 		vnf_err("warning: cannot run at real-time priority (SCHED_FIFO %d): %s; a busy task"
 			" on this core will delay wake-ups by up to a scheduler tick",
-			VNF_WAIT_RT_PRIO, strerror(err));
+			VNF_RT_PRIO, strerror(-err));
 }
 
 /* Called on the lcore that will wait. SIGTERM and SIGINT stay blocked

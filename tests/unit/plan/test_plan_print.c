@@ -96,7 +96,8 @@ static void test_text_sharing(void **unused)
 		   "wait yield\n");
 	/* the planner's choice per core, and why */
 	assert_has("cores:\n  cpu 1 (v0, v1, v2): shared: VNFs and nothing else of calvin's; they "
-		   "take turns polling, each yielding the core on an empty poll\n");
+		   "take turns polling at real-time priority, each yielding the core on an "
+		   "empty poll\n");
 	fake_free(&h);
 	fake_host(&h, 1);
 	chain(1, 0x1, CALVIN_PLACE_PINNED);

@@ -148,7 +148,8 @@ static void print_host_text(FILE *f, const struct calvin_topology *t)
 static const char *const core_modes[] = {
 	[CALVIN_PLAN_WAIT_BUSY] = "busy: one VNF owns it and polls without pause",
 	[CALVIN_PLAN_WAIT_YIELD] = "shared: VNFs and nothing else of calvin's; they take turns"
-				   " polling, each yielding the core on an empty poll",
+				   " polling at real-time priority, each yielding the core on"
+				   " an empty poll",
 	[CALVIN_PLAN_WAIT_WAKEUP] = "wake-up: the VNFs share it with other work (housekeeping),"
 				    " so they sleep until a frame wakes them",
 };
