@@ -24,6 +24,12 @@ C=t-supx
 FW=calvin-$C.fw
 SPEC=$(spec_copy chains/tactile-acl.yaml $C)
 trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
+# a failure shows what the supervisor saw
+fail() {
+	echo "FAIL: $*"
+	tail -n 12 /run/calvin/$C.d/events.jsonl /run/calvin/$C.d/supervisor.log 2>/dev/null
+	exit 1
+}
 # The id of the XDP program on NS's IFNAME, or nothing.
 xdp_id() { ip -n "$1" -d link show dev "$2" 2>/dev/null | grep -o 'prog/xdp id [0-9]*' | grep -o '[0-9]*$'; }
 xdp_is() { [ "$(xdp_id "$1" "$2")" = "$3" ]; }

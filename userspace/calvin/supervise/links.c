@@ -232,6 +232,40 @@ static void handover_lost(struct sup *s, struct sup_port *p)
 		syscall(SYS_pidfd_send_signal, v->pidfd, SIGKILL, NULL, 0);
 }
 
+/* What is attached to p now: a message read may be older than the
+ * last repair or restart. 0 or -errno. */
+static int prog_now(const struct sup *s, const struct sup_port *p, uint32_t *id)
+{
+	int saved, err, ifindex;
+
+	err = netns_enter(s->net[p->net].ns, &saved);
+	if (err)
+		return err;
+	ifindex = if_index(p->ifname);
+	err = ifindex > 0 ? calvin_xdp_native_id(ifindex, id) : -ENODEV;
+	netns_leave(saved);
+	return err;
+}
+
+/* Does l say p lost its program, and is it so now? */
+static bool prog_lost(const struct sup *s, struct sup_port *p, const struct nl_link *l)
+{
+	uint32_t now;
+
+	if (p->prog_fd >= 0 && l->xdp_prog == p->prog && p->state != PORT_XDP_LOST)
+		return false;
+	if (p->prog_fd < 0 && (l->xdp_prog || !p->prog))
+		return false;
+	if (prog_now(s, p, &now))
+		return false;
+	if (p->prog_fd >= 0 && now == p->prog && p->state == PORT_XDP_LOST)
+		p->state = PORT_OK; /* someone else put it back */
+	if (p->prog_fd >= 0)
+		return now != p->prog;
+	p->prog = now;
+	return !now;
+}
+
 struct heard {
 	struct sup *s;
 	unsigned int net;
@@ -255,13 +289,14 @@ static void link_heard(const struct nl_link *l, void *arg)
 	}
 	if (!l->up || p->state == PORT_DOWN)
 		port_down(s, p);
-	if (p->prog_fd >= 0 && (l->xdp_prog != p->prog || p->state == PORT_XDP_LOST))
+	if (!p->xdp || !prog_lost(s, p, l)) {
+		if (p->prog_fd < 0 && l->xdp_prog)
+			p->prog = l->xdp_prog;
+	} else if (p->prog_fd >= 0) {
 		xdp_lost(s, p, l);
-	else if (p->vnf >= 0 && p->xdp && !l->xdp_prog && p->prog &&
-		 s->v[p->vnf].state == SUP_RUNNING)
+	} else if (p->vnf >= 0 && s->v[p->vnf].state == SUP_RUNNING) {
 		handover_lost(s, p);
-	if (p->prog_fd < 0)
-		p->prog = l->xdp_prog;
+	}
 }
 
 void sup_links_read(struct sup *s, unsigned int net)
