@@ -112,13 +112,6 @@ bool sup_worn_out(const struct sup_vnf *v, uint64_t now);
 
 /* watch.c: the loop */
 int sup_watch(struct sup *s);
-/* An event about VNF k (its name, pid, restarts) with one more member. */
-void sup_event(const struct sup *s, const char *kind, unsigned int k, const char *key,
-	       const char *val);
-/* The chain cannot be healed without a new deployment: every VNF that
- * waits for a restart is failed, and one chain-failed event says why
- * (the first reason only). */
-void sup_chain_failed(struct sup *s, const char *why);
 
 /* links.c: the netlink watch of the chain's ports */
 /* One socket per node namespace, each port's program held. 0 or -errno. */
@@ -139,5 +132,9 @@ const char *sup_state_name(enum sup_state st);
 const char *sup_port_state_name(enum sup_port_state st);
 /* supervisor.json, replaced whole. */
 void sup_report_write(const struct sup *s);
+/* The chain cannot be healed without a new deployment: every VNF that
+ * waits for a restart is failed, and one chain-failed event says why
+ * (the first reason only). */
+void sup_chain_failed(struct sup *s, const char *why);
 
 #endif /* CALVIN_SUP_H */

@@ -25,8 +25,8 @@ static const char *vnf_name(const struct sup *s, unsigned int k)
 	return s->spec.vnfs[s->v[k].idx].name;
 }
 
-void sup_event(const struct sup *s, const char *kind, unsigned int k, const char *key,
-	       const char *val)
+static void sup_event(const struct sup *s, const char *kind, unsigned int k, const char *key,
+		      const char *val)
 {
 	struct json_object *f = json_object_new_object();
 
@@ -131,24 +131,6 @@ static void give_up(struct sup *s, unsigned int k)
 	snprintf(why, sizeof(why), "%d starts within %d s", SUP_TRIES, SUP_WINDOW_S);
 	s->v[k].state = SUP_FAILED;
 	sup_event(s, "vnf-failed", k, "reason", why);
-}
-
-void sup_chain_failed(struct sup *s, const char *why)
-{
-	struct json_object *f;
-	unsigned int i;
-
-	for (i = 0; i < s->nr; i++)
-		if (s->v[i].state == SUP_RESTARTING)
-			s->v[i].state = SUP_FAILED;
-	if (s->failed[0])
-		return;
-	snprintf(s->failed, sizeof(s->failed), "%s", why);
-	f = json_object_new_object();
-	if (f)
-		json_object_object_add(f, "reason", json_object_new_string(why));
-	events_append(s->spec.name, "chain-failed", f);
-	json_object_put(f);
 }
 
 /* A port of the VNF's node is gone (its veth deleted): no restart brings
