@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -28,8 +29,17 @@
 #include "sup.h"
 #include "util.h"
 
+/* Microseconds, for the time a repair took (monotonic). */
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
 static void port_event(const struct sup *s, const char *kind, const struct sup_port *p,
-		       const char *key, const char *val, long long ms)
+		       const char *key, const char *val, long long us)
 {
 	struct json_object *f = json_object_new_object();
 
@@ -38,8 +48,8 @@ static void port_event(const struct sup *s, const char *kind, const struct sup_p
 		json_object_object_add(f, "ifname", json_object_new_string(p->ifname));
 		if (key)
 			json_object_object_add(f, key, json_object_new_string(val));
-		if (ms >= 0)
-			json_object_object_add(f, "ms", json_object_new_int64(ms));
+		if (us >= 0)
+			json_object_object_add(f, "us", json_object_new_int64(us));
 	}
 	events_append(s->spec.name, kind, f);
 	json_object_put(f);
@@ -167,7 +177,7 @@ static void port_gone(struct sup *s, struct sup_port *p)
 
 static void repaired(const struct sup *s, struct sup_port *p, const char *kind)
 {
-	port_event(s, kind, p, NULL, NULL, (long long)(sup_now_ms() - p->fault_ms));
+	port_event(s, kind, p, NULL, NULL, (long long)(now_us() - p->fault_us));
 	p->state = PORT_OK;
 	p->told = false;
 	p->repairs++;
@@ -187,7 +197,7 @@ static void port_down(struct sup *s, struct sup_port *p)
 
 	if (p->state != PORT_DOWN) {
 		p->state = PORT_DOWN;
-		p->fault_ms = sup_now_ms();
+		p->fault_us = now_us();
 		port_event(s, "link-down", p, NULL, NULL, -1);
 	}
 	err = nl_link_up(s->net[p->net].ns, p->ifname, 0);
@@ -205,7 +215,7 @@ static void xdp_lost(struct sup *s, struct sup_port *p, const struct nl_link *l)
 
 	if (p->state != PORT_XDP_LOST) {
 		p->state = PORT_XDP_LOST;
-		p->fault_ms = sup_now_ms();
+		p->fault_us = now_us();
 		snprintf(found, sizeof(found), "%u", l->xdp_prog);
 		port_event(s, l->xdp_prog ? "xdp-replaced" : "xdp-detached", p,
 			   l->xdp_prog ? "found" : NULL, found, -1);

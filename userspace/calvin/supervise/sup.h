@@ -60,7 +60,7 @@ struct sup_port {
 	enum sup_port_state state;
 	bool told; /* a failed repair was reported (once per fault) */
 	unsigned int repairs;
-	uint64_t fault_ms; /* when the fault was seen (monotonic) */
+	uint64_t fault_us; /* when the fault was seen (monotonic) */
 };
 
 struct sup_net {
