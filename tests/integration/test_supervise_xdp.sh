@@ -11,6 +11,8 @@
 # - the hand-over program of the user forwarder's port detached: that VNF
 #   is restarted;
 # - a port set down: set up again;
+# - the user forwarder frozen (cgroup freezer): stalled by its ports'
+#   counters (frames in, none out), not killed, running again after;
 # - a veth deleted: the chain is failed with the reason, in one event,
 #   and status says so;
 # - down leaves nothing (namespaces, bpffs pins, processes).
@@ -107,7 +109,35 @@ probes_pass $C 200
 $CALVIN status $C >"$TMP/st" || fail "status failed"
 grep -Eq "^  links: 6 ports watched, [0-9]+ repairs" "$TMP/st" || fail "status: $(cat "$TMP/st")"
 
-# 5. a veth deleted: the chain is failed, with the reason, once
+# 5. fwd-u frozen (the cgroup freezer: not stopped, so /proc says nothing
+#    of it): frames come in on its ports, none go out: stalled by its
+#    counters, not killed; running again once it forwards
+FZ=/sys/fs/cgroup/freezer
+if [ -w $FZ/cgroup.procs ]; then
+	PID=$(vnf_pid $C fwd-u) restarts=$(sup_vnf $C fwd-u restarts)
+	mkdir -p $FZ/calvin-$C
+	trap 'echo THAWED >$FZ/calvin-$C/freezer.state 2>/dev/null; cat $FZ/calvin-$C/cgroup.procs 2>/dev/null >$FZ/cgroup.procs; rmdir $FZ/calvin-$C 2>/dev/null; cleanup_chain $C; rm -rf "$TMP"' EXIT
+	echo "$PID" >$FZ/calvin-$C/cgroup.procs
+	echo FROZEN >$FZ/calvin-$C/freezer.state
+	$CALVIN -j probe -c 4000 -r 1000 $C >/dev/null 2>&1 &
+	P=$!
+	wait_until "fwd-u stalled" sup_state_is $C fwd-u stalled
+	grep '"kind":"stalled","vnf":"fwd-u"' /run/calvin/$C.d/events.jsonl | grep -q '"cause":"counters' ||
+		fail "no stalled event by counters: $(cat /run/calvin/$C.d/events.jsonl)"
+	echo THAWED >$FZ/calvin-$C/freezer.state
+	echo "$PID" >$FZ/cgroup.procs
+	rmdir $FZ/calvin-$C
+	wait $P
+	probes_pass $C 200
+	wait_until "fwd-u running again" sup_state_is $C fwd-u running
+	[ "$(vnf_pid $C fwd-u)" = "$PID" ] && [ "$(sup_vnf $C fwd-u restarts)" = "$restarts" ] ||
+		fail "a stalled fwd-u was killed or restarted"
+	echo "fwd-u frozen: stalled by its counters, not killed, running again after"
+else
+	echo "fwd-u frozen: not tried, no cgroup v1 freezer at $FZ"
+fi
+
+# 6. a veth deleted: the chain is failed, with the reason, once
 ip -n $FW link del dev east || fail "could not delete fw's east"
 wait_until "the chain failed" grep -q '"state":"failed"' /run/calvin/$C.d/supervisor.json
 [ "$(events_of $C chain-failed)" = 1 ] || fail "chain-failed events: $(cat /run/calvin/$C.d/events.jsonl)"
@@ -120,7 +150,7 @@ grep -q "^  chain failed: the veth fw:east - fwd-u:west was deleted; run 'calvin
 grep -q "^  link fw:east deleted" "$TMP/st" || fail "status: $(cat "$TMP/st")"
 echo "a veth deleted: the chain is failed with the reason"
 
-# 6. down leaves nothing
+# 7. down leaves nothing
 $CALVIN down $C || fail "calvin down failed"
 assert_clean $C
 echo ok

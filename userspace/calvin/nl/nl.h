@@ -66,6 +66,8 @@ struct nl_link {
 	bool gone;	   /* deleted (RTM_DELLINK) */
 	bool up;	   /* administratively up (IFF_UP) */
 	uint32_t xdp_prog; /* id of the XDP program attached in native mode; 0: none */
+	bool stats;	   /* the kernel sent its counters: */
+	uint64_t rx_packets, tx_packets;
 };
 /* A non-blocking rtnetlink socket made in namespace ns (NULL: calvin's),
  * member of RTNLGRP_LINK: its fd, or -errno. */

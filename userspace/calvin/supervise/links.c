@@ -297,6 +297,10 @@ static void link_heard(const struct nl_link *l, void *arg)
 		port_gone(s, p);
 		return;
 	}
+	if (l->stats) {
+		p->rx = l->rx_packets;
+		p->tx = l->tx_packets;
+	}
 	if (!l->up || p->state == PORT_DOWN)
 		port_down(s, p);
 	if (!p->xdp || !prog_lost(s, p, l)) {
@@ -329,4 +333,18 @@ void sup_links_tick(struct sup *s)
 		sup_links_read(s, i);
 	}
 	s->link_poll_ms = sup_now_ms() + SUP_LINK_POLL_MS;
+}
+
+bool sup_links_counts(const struct sup *s, unsigned int k, uint64_t *in, uint64_t *out)
+{
+	unsigned int i, n = 0;
+
+	*in = *out = 0;
+	for (i = 0; i < s->nr_ports; i++)
+		if (s->port[i].vnf == (int)k && s->port[i].state != PORT_GONE) {
+			*in += s->port[i].rx;
+			*out += s->port[i].tx;
+			n++;
+		}
+	return n > 0;
 }

@@ -20,6 +20,8 @@ enum sup_state { SUP_RUNNING, SUP_RESTARTING, SUP_STALLED, SUP_FAILED };
 #define SUP_WINDOW_S 60
 /* The loop's tick: stalled checks and the heartbeat (at most 2 s apart). */
 #define SUP_TICK_MS 1000
+/* Frames that came in within a tick, none going out: stalled. */
+#define SUP_STALL_MIN 10
 
 struct sup_vnf {
 	unsigned int idx; /* in spec.vnfs */
@@ -31,6 +33,12 @@ struct sup_vnf {
 	bool exit_known; /* exit_code came from the process events connector */
 	int exit_code;	 /* a wait status */
 	enum sup_state state;
+	/* why it is stalled: stopped (SIGSTOP), or its ports' counters (frames
+	 * came in, nothing went out within a tick); and those counters at
+	 * the last tick (counted: they are a baseline) */
+	enum { STALL_NONE, STALL_STOPPED, STALL_COUNTERS } stall;
+	bool counted;
+	uint64_t in, out;
 	unsigned int restarts;
 	char last_exit[32];	   /* "" until it exits */
 	uint64_t up_ms;		   /* when it last started (monotonic) */
@@ -58,6 +66,7 @@ struct sup_port {
 	uint32_t prog;	  /* the program attached, as last seen; 0: none */
 	int prog_fd;	  /* a kernel VNF's, pass or reflect program, held; -1 */
 	enum sup_port_state state;
+	uint64_t rx, tx; /* the veth's packet counters, as last seen */
 	bool told; /* a failed repair was reported (once per fault) */
 	unsigned int repairs;
 	uint64_t fault_us; /* when the fault was seen (monotonic) */
@@ -121,6 +130,9 @@ void sup_links_close(struct sup *s);
 void sup_links_read(struct sup *s, unsigned int net);
 /* Due: ask each namespace for its links again (XDP is not announced). */
 void sup_links_tick(struct sup *s);
+/* The packets VNF k's ports received and sent (their veths' counters,
+ * as last dumped); false when none is known. */
+bool sup_links_counts(const struct sup *s, unsigned int k, uint64_t *in, uint64_t *out);
 
 /* monitor.c: the chain's monitor, a child watched like a VNF */
 void sup_monitor_tend(struct sup *s);

@@ -210,25 +210,53 @@ static char proc_state(pid_t pid)
 	return st;
 }
 
-/* SIGSTOP: reported, never killed (a debugger, an operator's pause). */
+/* Why VNF k is stalled now: stopped (SIGSTOP, a debugger); or frames
+ * came in on its ports within the last tick and none went out (frozen,
+ * spinning, its socket deaf), which stays so until something goes out. */
+static int stall_of(struct sup *s, unsigned int k)
+{
+	struct sup_vnf *v = &s->v[k];
+	uint64_t in, out, din, dout;
+	bool known, base;
+
+	known = sup_links_counts(s, k, &in, &out);
+	base = v->counted;
+	din = in - v->in;
+	dout = out - v->out;
+	v->in = in;
+	v->out = out;
+	v->counted = known;
+	if (strchr("Tt", proc_state(v->pid)))
+		return STALL_STOPPED;
+	if (!known || !base || dout)
+		return STALL_NONE;
+	return din >= SUP_STALL_MIN || v->stall == STALL_COUNTERS ? STALL_COUNTERS : STALL_NONE;
+}
+
+/* Stalled: reported, never killed (a debugger, an operator's pause). */
 static void check_stalled(struct sup *s)
 {
 	struct sup_vnf *v;
 	unsigned int k;
-	bool stopped;
+	int stall;
 
 	for (k = 0; k < s->nr; k++) {
 		v = &s->v[k];
-		if (v->state != SUP_RUNNING && v->state != SUP_STALLED)
+		if (v->state != SUP_RUNNING && v->state != SUP_STALLED) {
+			v->counted = false; /* its counters start again when it runs */
 			continue;
-		stopped = strchr("Tt", proc_state(v->pid)) != NULL;
-		if (stopped && v->state == SUP_RUNNING) {
+		}
+		stall = stall_of(s, k);
+		if (stall && v->state == SUP_RUNNING) {
 			v->state = SUP_STALLED;
-			sup_event(s, "stalled", k, NULL, NULL);
-		} else if (!stopped && v->state == SUP_STALLED) {
+			sup_event(s, "stalled", k, "cause",
+				  stall == STALL_STOPPED ? "stopped"
+							 : "counters: frames in, none out");
+		} else if (!stall && v->state == SUP_STALLED) {
 			v->state = SUP_RUNNING;
 			sup_event(s, "vnf-resumed", k, NULL, NULL);
 		}
+		v->stall = stall;
 	}
 }
 
