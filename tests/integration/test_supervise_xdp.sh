@@ -113,10 +113,16 @@ grep -Eq "^  links: 6 ports watched, [0-9]+ repairs" "$TMP/st" || fail "status: 
 #    of it): frames come in on its ports, none go out: stalled by its
 #    counters, not killed; running again once it forwards
 FZ=/sys/fs/cgroup/freezer
+thaw() { # the frozen cgroup of a failed run goes: its VNF thawed, moved back
+	[ -d $FZ/calvin-$C ] || return 0
+	echo THAWED >$FZ/calvin-$C/freezer.state
+	xargs -r -n 1 <$FZ/calvin-$C/cgroup.procs >$FZ/cgroup.procs 2>/dev/null
+	rmdir $FZ/calvin-$C
+}
 if [ -w $FZ/cgroup.procs ]; then
 	PID=$(vnf_pid $C fwd-u) restarts=$(sup_vnf $C fwd-u restarts)
 	mkdir -p $FZ/calvin-$C
-	trap 'echo THAWED >$FZ/calvin-$C/freezer.state 2>/dev/null; cat $FZ/calvin-$C/cgroup.procs 2>/dev/null >$FZ/cgroup.procs; rmdir $FZ/calvin-$C 2>/dev/null; cleanup_chain $C; rm -rf "$TMP"' EXIT
+	trap 'thaw; cleanup_chain $C; rm -rf "$TMP"' EXIT
 	echo "$PID" >$FZ/calvin-$C/cgroup.procs
 	echo FROZEN >$FZ/calvin-$C/freezer.state
 	$CALVIN -j probe -c 4000 -r 1000 $C >/dev/null 2>&1 &

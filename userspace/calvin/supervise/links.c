@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The supervisor's netlink watch of the chain's ports: one rtnetlink
  * socket per node namespace (made inside it, member of RTNLGRP_LINK), and
- * a dump of its links every SUP_LINK_POLL_MS, since the kernel announces
- * no XDP change on the device itself. What it repairs:
+ * a dump of its links every SUP_LINK_POLL_MS, since a driver need not
+ * announce an XDP change (veth on 6.18 does: a detach is heard at once).
+ * What it repairs:
  * - an XDP program detached or replaced on a port where the chain put a
  *   kernel VNF, the pass program or the reflector: the very program the
  *   supervisor holds (an fd taken when it started) is attached again, so

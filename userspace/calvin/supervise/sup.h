@@ -54,8 +54,8 @@ struct sup_vnf {
  * 2j and 2j+1 are the two ends of one veth. */
 enum sup_port_state { PORT_OK, PORT_DOWN, PORT_XDP_LOST, PORT_GONE };
 #define SUP_MAX_PORTS (2 * CALVIN_MAX_NODES)
-/* How often the XDP programs are looked at (the kernel announces no XDP
- * change on the device: a dump of the namespace's links each time). */
+/* How often the XDP programs are looked at (a driver need not announce
+ * an XDP change: a dump of the namespace's links each time). */
 #define SUP_LINK_POLL_MS 100
 
 struct sup_port {
@@ -128,7 +128,8 @@ int sup_links_open(struct sup *s);
 void sup_links_close(struct sup *s);
 /* Read what the kernel said on net's socket; repair what it tells. */
 void sup_links_read(struct sup *s, unsigned int net);
-/* Due: ask each namespace for its links again (XDP is not announced). */
+/* Due: ask each namespace for its links again (XDP changes need not be
+ * announced). */
 void sup_links_tick(struct sup *s);
 /* The packets VNF k's ports received and sent (their veths' counters,
  * as last dumped); false when none is known. */
