@@ -368,22 +368,29 @@ int calvin_xdp_detach_all(int ifindex)
 	return -EBUSY;
 }
 
-int calvin_xdp_hold(int ifindex, uint32_t *id)
+int calvin_xdp_native_id(int ifindex, uint32_t *id)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-	int fd, err;
+	int err;
 
 	calvin_loader_quiet();
 	err = bpf_xdp_query(ifindex, XDP_FLAGS_DRV_MODE, &q);
+	if (!err)
+		*id = q.drv_prog_id;
+	return err;
+}
+
+int calvin_xdp_hold(int ifindex, uint32_t *id)
+{
+	int fd, err;
+
+	err = calvin_xdp_native_id(ifindex, id);
 	if (err)
 		return err;
-	if (!q.drv_prog_id)
+	if (!*id)
 		return -ENOENT;
-	fd = bpf_prog_get_fd_by_id(q.drv_prog_id);
-	if (fd < 0)
-		return -errno;
-	*id = q.drv_prog_id;
-	return fd;
+	fd = bpf_prog_get_fd_by_id(*id);
+	return fd < 0 ? -errno : fd;
 }
 
 int calvin_xdp_reattach(int ifindex, int prog_fd)

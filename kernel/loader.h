@@ -209,6 +209,9 @@ int calvin_xdp_detach_all(int ifindex);
  * it its maps and their state, alive if someone detaches it; its id in
  * *id. -ENOENT when none is attached. */
 int calvin_xdp_hold(int ifindex, uint32_t *id);
+/* The id of the program attached to ifindex in native mode now (0:
+ * none). 0 or -errno. */
+int calvin_xdp_native_id(int ifindex, uint32_t *id);
 /* Attach the program prog_fd holds to ifindex again, in native mode,
  * replacing what is there: the same program with the same maps, so
  * nothing is loaded or filled anew. */

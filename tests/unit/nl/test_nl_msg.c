@@ -363,6 +363,19 @@ static void test_link_watch(void **state)
 	assert_false(l.gone);
 	assert_int_equal(l.xdp_prog, 42);
 
+	assert_false(l.stats);
+
+	/* with its counters */
+	{
+		struct rtnl_link_stats64 st = { .rx_packets = 7, .tx_packets = 9 };
+
+		mnl_attr_put(nlh, IFLA_STATS64, sizeof(st), &st);
+		assert_int_equal(nl_link_parse(nlh, &l), 0);
+		assert_true(l.stats);
+		assert_int_equal(l.rx_packets, 7);
+		assert_int_equal(l.tx_packets, 9);
+	}
+
 	/* a generic program is not the native one the chain attached */
 	nlh = link_msg(buf, RTM_NEWLINK, 0, XDP_ATTACHED_SKB, IFLA_XDP_PROG_ID, 43);
 	assert_int_equal(nl_link_parse(nlh, &l), 0);

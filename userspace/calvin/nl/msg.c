@@ -269,6 +269,7 @@ static uint32_t xdp_native(const struct nlattr *xdp)
 int nl_link_parse(const struct nlmsghdr *nlh, struct nl_link *l)
 {
 	const struct nlattr *tb[IFLA_MAX + 1] = { 0 };
+	struct rtnl_link_stats64 st;
 	const struct ifinfomsg *ifi;
 
 	memset(l, 0, sizeof(*l));
@@ -284,6 +285,12 @@ int nl_link_parse(const struct nlmsghdr *nlh, struct nl_link *l)
 	if (tb[IFLA_IFNAME] && !mnl_attr_validate(tb[IFLA_IFNAME], MNL_TYPE_NUL_STRING))
 		snprintf(l->ifname, sizeof(l->ifname), "%s", mnl_attr_get_str(tb[IFLA_IFNAME]));
 	l->xdp_prog = xdp_native(tb[IFLA_XDP]);
+	if (tb[IFLA_STATS64] && mnl_attr_get_payload_len(tb[IFLA_STATS64]) >= sizeof(st)) {
+		memcpy(&st, mnl_attr_get_payload(tb[IFLA_STATS64]), sizeof(st));
+		l->stats = true;
+		l->rx_packets = st.rx_packets;
+		l->tx_packets = st.tx_packets;
+	}
 	return 0;
 }
 

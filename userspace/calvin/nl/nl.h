@@ -66,14 +66,16 @@ struct nl_link {
 	bool gone;	   /* deleted (RTM_DELLINK) */
 	bool up;	   /* administratively up (IFF_UP) */
 	uint32_t xdp_prog; /* id of the XDP program attached in native mode; 0: none */
+	bool stats;	   /* the kernel sent its counters: */
+	uint64_t rx_packets, tx_packets;
 };
 /* A non-blocking rtnetlink socket made in namespace ns (NULL: calvin's),
  * member of RTNLGRP_LINK: its fd, or -errno. */
 int nl_watch_open(const char *ns);
 /* Ask for every link of fd's namespace: the answers come through
- * nl_watch_read() like changes. The kernel says nothing on the device
- * when an XDP program comes or goes, so a watcher of XDP asks again
- * from time to time. 0 or -errno. */
+ * nl_watch_read() like changes. A driver need not announce an XDP
+ * program that comes or goes, so a watcher of XDP asks again from time
+ * to time. 0 or -errno. */
 int nl_watch_dump(int fd);
 /* Each link message waiting on fd, one call of cb each, until none is
  * left: 0; -ENOBUFS when the kernel dropped some (dump to know where

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The supervisor's netlink watch of the chain's ports: one rtnetlink
  * socket per node namespace (made inside it, member of RTNLGRP_LINK), and
- * a dump of its links every SUP_LINK_POLL_MS, since the kernel announces
- * no XDP change on the device itself. What it repairs:
+ * a dump of its links every SUP_LINK_POLL_MS, since a driver need not
+ * announce an XDP change (veth on 6.18 does: a detach is heard at once).
+ * What it repairs:
  * - an XDP program detached or replaced on a port where the chain put a
  *   kernel VNF, the pass program or the reflector: the very program the
  *   supervisor holds (an fd taken when it started) is attached again, so
@@ -19,6 +20,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -28,8 +30,17 @@
 #include "sup.h"
 #include "util.h"
 
+/* Microseconds, for the time a repair took (monotonic). */
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
 static void port_event(const struct sup *s, const char *kind, const struct sup_port *p,
-		       const char *key, const char *val, long long ms)
+		       const char *key, const char *val, long long us)
 {
 	struct json_object *f = json_object_new_object();
 
@@ -38,8 +49,8 @@ static void port_event(const struct sup *s, const char *kind, const struct sup_p
 		json_object_object_add(f, "ifname", json_object_new_string(p->ifname));
 		if (key)
 			json_object_object_add(f, key, json_object_new_string(val));
-		if (ms >= 0)
-			json_object_object_add(f, "ms", json_object_new_int64(ms));
+		if (us >= 0)
+			json_object_object_add(f, "us", json_object_new_int64(us));
 	}
 	events_append(s->spec.name, kind, f);
 	json_object_put(f);
@@ -167,7 +178,7 @@ static void port_gone(struct sup *s, struct sup_port *p)
 
 static void repaired(const struct sup *s, struct sup_port *p, const char *kind)
 {
-	port_event(s, kind, p, NULL, NULL, (long long)(sup_now_ms() - p->fault_ms));
+	port_event(s, kind, p, NULL, NULL, (long long)(now_us() - p->fault_us));
 	p->state = PORT_OK;
 	p->told = false;
 	p->repairs++;
@@ -187,7 +198,7 @@ static void port_down(struct sup *s, struct sup_port *p)
 
 	if (p->state != PORT_DOWN) {
 		p->state = PORT_DOWN;
-		p->fault_ms = sup_now_ms();
+		p->fault_us = now_us();
 		port_event(s, "link-down", p, NULL, NULL, -1);
 	}
 	err = nl_link_up(s->net[p->net].ns, p->ifname, 0);
@@ -205,7 +216,7 @@ static void xdp_lost(struct sup *s, struct sup_port *p, const struct nl_link *l)
 
 	if (p->state != PORT_XDP_LOST) {
 		p->state = PORT_XDP_LOST;
-		p->fault_ms = sup_now_ms();
+		p->fault_us = now_us();
 		snprintf(found, sizeof(found), "%u", l->xdp_prog);
 		port_event(s, l->xdp_prog ? "xdp-replaced" : "xdp-detached", p,
 			   l->xdp_prog ? "found" : NULL, found, -1);
@@ -232,6 +243,40 @@ static void handover_lost(struct sup *s, struct sup_port *p)
 		syscall(SYS_pidfd_send_signal, v->pidfd, SIGKILL, NULL, 0);
 }
 
+/* What is attached to p now: a message read may be older than the
+ * last repair or restart. 0 or -errno. */
+static int prog_now(const struct sup *s, const struct sup_port *p, uint32_t *id)
+{
+	int saved, err, ifindex;
+
+	err = netns_enter(s->net[p->net].ns, &saved);
+	if (err)
+		return err;
+	ifindex = if_index(p->ifname);
+	err = ifindex > 0 ? calvin_xdp_native_id(ifindex, id) : -ENODEV;
+	netns_leave(saved);
+	return err;
+}
+
+/* Does l say p lost its program, and is it so now? */
+static bool prog_lost(const struct sup *s, struct sup_port *p, const struct nl_link *l)
+{
+	uint32_t now;
+
+	if (p->prog_fd >= 0 && l->xdp_prog == p->prog && p->state != PORT_XDP_LOST)
+		return false;
+	if (p->prog_fd < 0 && (l->xdp_prog || !p->prog))
+		return false;
+	if (prog_now(s, p, &now))
+		return false;
+	if (p->prog_fd >= 0 && now == p->prog && p->state == PORT_XDP_LOST)
+		p->state = PORT_OK; /* someone else put it back */
+	if (p->prog_fd >= 0)
+		return now != p->prog;
+	p->prog = now;
+	return !now;
+}
+
 struct heard {
 	struct sup *s;
 	unsigned int net;
@@ -253,15 +298,20 @@ static void link_heard(const struct nl_link *l, void *arg)
 		port_gone(s, p);
 		return;
 	}
+	if (l->stats) {
+		p->rx = l->rx_packets;
+		p->tx = l->tx_packets;
+	}
 	if (!l->up || p->state == PORT_DOWN)
 		port_down(s, p);
-	if (p->prog_fd >= 0 && (l->xdp_prog != p->prog || p->state == PORT_XDP_LOST))
+	if (!p->xdp || !prog_lost(s, p, l)) {
+		if (p->prog_fd < 0 && l->xdp_prog)
+			p->prog = l->xdp_prog;
+	} else if (p->prog_fd >= 0) {
 		xdp_lost(s, p, l);
-	else if (p->vnf >= 0 && p->xdp && !l->xdp_prog && p->prog &&
-		 s->v[p->vnf].state == SUP_RUNNING)
+	} else if (p->vnf >= 0 && s->v[p->vnf].state == SUP_RUNNING) {
 		handover_lost(s, p);
-	if (p->prog_fd < 0)
-		p->prog = l->xdp_prog;
+	}
 }
 
 void sup_links_read(struct sup *s, unsigned int net)
@@ -284,4 +334,18 @@ void sup_links_tick(struct sup *s)
 		sup_links_read(s, i);
 	}
 	s->link_poll_ms = sup_now_ms() + SUP_LINK_POLL_MS;
+}
+
+bool sup_links_counts(const struct sup *s, unsigned int k, uint64_t *in, uint64_t *out)
+{
+	unsigned int i, n = 0;
+
+	*in = *out = 0;
+	for (i = 0; i < s->nr_ports; i++)
+		if (s->port[i].vnf == (int)k && s->port[i].state != PORT_GONE) {
+			*in += s->port[i].rx;
+			*out += s->port[i].tx;
+			n++;
+		}
+	return n > 0;
 }

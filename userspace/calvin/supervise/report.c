@@ -152,6 +152,24 @@ out:
 	json_object_put(o);
 }
 
+void sup_chain_failed(struct sup *s, const char *why)
+{
+	struct json_object *f;
+	unsigned int i;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->v[i].state == SUP_RESTARTING)
+			s->v[i].state = SUP_FAILED;
+	if (s->failed[0])
+		return;
+	snprintf(s->failed, sizeof(s->failed), "%s", why);
+	f = json_object_new_object();
+	if (f)
+		json_object_object_add(f, "reason", json_object_new_string(why));
+	events_append(s->spec.name, "chain-failed", f);
+	json_object_put(f);
+}
+
 static const char *str_of(struct json_object *o, const char *key, const char *dflt)
 {
 	struct json_object *v;

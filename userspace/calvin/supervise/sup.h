@@ -17,6 +17,8 @@ enum sup_state { SUP_RUNNING, SUP_RESTARTING, SUP_STALLED, SUP_FAILED };
  * failing, and failed after 5 starts within 60 s). */
 /* The loop's tick: stalled checks and the heartbeat (at most 2 s apart). */
 #define SUP_TICK_MS 1000
+/* Frames that came in within a tick, none going out: stalled. */
+#define SUP_STALL_MIN 10
 
 struct sup_vnf {
 	unsigned int idx; /* in spec.vnfs */
@@ -29,6 +31,12 @@ struct sup_vnf {
 	bool exit_known; /* exit_code came from the process events connector */
 	int exit_code;	 /* a wait status */
 	enum sup_state state;
+	/* why it is stalled: stopped (SIGSTOP), or its ports' counters (frames
+	 * came in, nothing went out within a tick); and those counters at
+	 * the last tick (counted: they are a baseline) */
+	enum { STALL_NONE, STALL_STOPPED, STALL_COUNTERS } stall;
+	bool counted;
+	uint64_t in, out;
 	unsigned int restarts;
 	char last_exit[32];	   /* "" until it exits */
 	uint64_t up_ms;		   /* when it last started (monotonic) */
@@ -45,8 +53,8 @@ struct sup_vnf {
  * 2j and 2j+1 are the two ends of one veth. */
 enum sup_port_state { PORT_OK, PORT_DOWN, PORT_XDP_LOST, PORT_GONE };
 #define SUP_MAX_PORTS (2 * CALVIN_MAX_NODES)
-/* How often the XDP programs are looked at (the kernel announces no XDP
- * change on the device: a dump of the namespace's links each time). */
+/* How often the XDP programs are looked at (a driver need not announce
+ * an XDP change: a dump of the namespace's links each time). */
 #define SUP_LINK_POLL_MS 100
 
 struct sup_port {
@@ -57,9 +65,10 @@ struct sup_port {
 	uint32_t prog;	  /* the program attached, as last seen; 0: none */
 	int prog_fd;	  /* a kernel VNF's, pass or reflect program, held; -1 */
 	enum sup_port_state state;
+	uint64_t rx, tx; /* the veth's packet counters, as last seen */
 	bool told; /* a failed repair was reported (once per fault) */
 	unsigned int repairs;
-	uint64_t fault_ms; /* when the fault was seen (monotonic) */
+	uint64_t fault_us; /* when the fault was seen (monotonic) */
 };
 
 struct sup_net {
@@ -130,13 +139,6 @@ void sup_rule_text(const struct sup *s, char *buf, size_t len);
 
 /* watch.c: the loop */
 int sup_watch(struct sup *s);
-/* An event about VNF k (its name, pid, restarts) with one more member. */
-void sup_event(const struct sup *s, const char *kind, unsigned int k, const char *key,
-	       const char *val);
-/* The chain cannot be healed without a new deployment: every VNF that
- * waits for a restart is failed, and one chain-failed event says why
- * (the first reason only). */
-void sup_chain_failed(struct sup *s, const char *why);
 
 /* links.c: the netlink watch of the chain's ports */
 /* One socket per node namespace, each port's program held. 0 or -errno. */
@@ -144,8 +146,12 @@ int sup_links_open(struct sup *s);
 void sup_links_close(struct sup *s);
 /* Read what the kernel said on net's socket; repair what it tells. */
 void sup_links_read(struct sup *s, unsigned int net);
-/* Due: ask each namespace for its links again (XDP is not announced). */
+/* Due: ask each namespace for its links again (XDP changes need not be
+ * announced). */
 void sup_links_tick(struct sup *s);
+/* The packets VNF k's ports received and sent (their veths' counters,
+ * as last dumped); false when none is known. */
+bool sup_links_counts(const struct sup *s, unsigned int k, uint64_t *in, uint64_t *out);
 
 /* monitor.c: the chain's monitor, a child watched like a VNF */
 void sup_monitor_tend(struct sup *s);
@@ -157,5 +163,9 @@ const char *sup_state_name(enum sup_state st);
 const char *sup_port_state_name(enum sup_port_state st);
 /* supervisor.json, replaced whole. */
 void sup_report_write(const struct sup *s);
+/* The chain cannot be healed without a new deployment: every VNF that
+ * waits for a restart is failed, and one chain-failed event says why
+ * (the first reason only). */
+void sup_chain_failed(struct sup *s, const char *why);
 
 #endif /* CALVIN_SUP_H */

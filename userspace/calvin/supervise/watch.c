@@ -27,8 +27,8 @@ static const char *vnf_name(const struct sup *s, unsigned int k)
 	return s->spec.vnfs[s->v[k].idx].name;
 }
 
-void sup_event(const struct sup *s, const char *kind, unsigned int k, const char *key,
-	       const char *val)
+static void sup_event(const struct sup *s, const char *kind, unsigned int k, const char *key,
+		      const char *val)
 {
 	struct json_object *f = json_object_new_object();
 
@@ -144,24 +144,6 @@ static void give_up(struct sup *s, unsigned int k)
 	sup_event(s, "vnf-failed", k, "reason", why);
 }
 
-void sup_chain_failed(struct sup *s, const char *why)
-{
-	struct json_object *f;
-	unsigned int i;
-
-	for (i = 0; i < s->nr; i++)
-		if (s->v[i].state == SUP_RESTARTING)
-			s->v[i].state = SUP_FAILED;
-	if (s->failed[0])
-		return;
-	snprintf(s->failed, sizeof(s->failed), "%s", why);
-	f = json_object_new_object();
-	if (f)
-		json_object_object_add(f, "reason", json_object_new_string(why));
-	events_append(s->spec.name, "chain-failed", f);
-	json_object_put(f);
-}
-
 /* A port of the VNF's node is gone (its veth deleted): no restart brings
  * it back, only a new deployment. */
 static void chain_failed(struct sup *s, unsigned int k)
@@ -239,25 +221,55 @@ static char proc_state(pid_t pid)
 	return st;
 }
 
-/* SIGSTOP: reported, never killed (a debugger, an operator's pause). */
+/* Why VNF k is stalled now: stopped (SIGSTOP, a debugger); or frames
+ * came in on its ports within the last tick and none went out (frozen,
+ * spinning, its socket deaf), which stays so until something goes out. */
+static int stall_of(struct sup *s, unsigned int k)
+{
+	struct sup_vnf *v = &s->v[k];
+	uint64_t in, out, din, dout;
+	bool known, base;
+
+	known = sup_links_counts(s, k, &in, &out);
+	base = v->counted;
+	din = in - v->in;
+	dout = out - v->out;
+	v->in = in;
+	v->out = out;
+	v->counted = known;
+	if (strchr("Tt", proc_state(v->pid)))
+		return STALL_STOPPED;
+	if (!known || !base || dout)
+		return STALL_NONE;
+	return din >= SUP_STALL_MIN || v->stall == STALL_COUNTERS ? STALL_COUNTERS : STALL_NONE;
+}
+
+/* Stalled: reported, never killed (a debugger, an operator's pause). */
 static void check_stalled(struct sup *s)
 {
 	struct sup_vnf *v;
 	unsigned int k;
-	bool stopped;
+	int stall;
 
 	for (k = 0; k < s->nr; k++) {
 		v = &s->v[k];
-		if ((v->state != SUP_RUNNING && v->state != SUP_STALLED) || v->vm)
+		if (v->state != SUP_RUNNING && v->state != SUP_STALLED) {
+			v->counted = false; /* its counters start again when it runs */
 			continue;
-		stopped = strchr("Tt", proc_state(v->pid)) != NULL;
-		if (stopped && v->state == SUP_RUNNING) {
+		}
+		if (v->vm) /* a VM's stall is libvirt's to say (vm_look) */
+			continue;
+		stall = stall_of(s, k);
+		if (stall && v->state == SUP_RUNNING) {
 			v->state = SUP_STALLED;
-			sup_event(s, "stalled", k, NULL, NULL);
-		} else if (!stopped && v->state == SUP_STALLED) {
+			sup_event(s, "stalled", k, "cause",
+				  stall == STALL_STOPPED ? "stopped"
+							 : "counters: frames in, none out");
+		} else if (!stall && v->state == SUP_STALLED) {
 			v->state = SUP_RUNNING;
 			sup_event(s, "vnf-resumed", k, NULL, NULL);
 		}
+		v->stall = stall;
 	}
 }
 
