@@ -9,7 +9,8 @@
 #   the time from destroy to probes passing is printed (RUNS=N faults per
 #   VNF for a figure);
 # - down during a restart, and a destroy during down, leave no domain,
-#   namespace, interface, process or file.
+#   namespace, interface, process or file;
+# - a VM whose domain is gone (undefined) is given up after 5 starts.
 . "$(dirname "$0")/libvirt.sh"
 require_libvirt
 C=t-lvsup
@@ -110,4 +111,20 @@ wait $down || fail "down with a destroy during it failed: $(cat "$TMP/down")"
 assert_clean $C $ifs
 no_process
 echo "destroy during down: clean"
+
+# 6. a VM that cannot come back (its domain undefined, then destroyed):
+#    the supervisor gives up after 5 starts with one event, down is clean
+$CALVIN up "$SPEC" >/dev/null || fail "fourth up failed"
+until_ok "supervisor.json" test -s /run/calvin/$C.d/supervisor.json
+virsh -q undefine calvin-$C.fwd-u >/dev/null || fail "virsh undefine failed"
+virsh -q destroy calvin-$C.fwd-u >/dev/null || fail "virsh destroy failed"
+until_ok "fwd-u given up" events_are vnf-failed 1
+state_is fwd-u failed || fail "fwd-u not failed: $(cat /run/calvin/$C.d/supervisor.json)"
+[ "$(sup_vnf fwd-u last_exit)" = "domain undefined" ] || fail "fwd-u: last exit $(sup_vnf fwd-u last_exit)"
+[ "$(events_of vnf-start-failed)" = 5 ] || fail "not 5 failed starts: $(cat /run/calvin/$C.d/events.jsonl)"
+state_is fwd-k running || fail "fwd-k was touched"
+$CALVIN down $C || fail "down after a give-up failed"
+assert_clean $C $ifs
+no_process
+echo "a VM that cannot come back: given up after 5 starts, down clean"
 echo ok
