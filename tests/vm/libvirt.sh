@@ -87,3 +87,15 @@ cleanup_chain() { # CHAIN: for traps; never fails
 json_num() { # KEY < JSON
 	grep -o "\"$1\": *[0-9]*" | head -n 1 | grep -o '[0-9]*$'
 }
+
+# Poll until CMD succeeds (a VM that boots again: under TCG, seconds), or
+# fail after DEADLINE seconds (120 unless set) saying WHAT never came.
+DEADLINE=${DEADLINE:-120}
+until_ok() { # WHAT CMD...
+	local what=$1 end=$((SECONDS + DEADLINE))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || fail "$what: not so after $DEADLINE s"
+		sleep 0.2
+	done
+}

@@ -9,13 +9,13 @@
 #   the time from destroy to probes passing is printed (RUNS=N faults per
 #   VNF for a figure);
 # - down during a restart, and a destroy during down, leave no domain,
-#   namespace, interface, process or file.
+#   namespace, interface, process or file;
+# - a VM whose domain is gone (undefined) is given up after 5 starts.
 . "$(dirname "$0")/libvirt.sh"
 require_libvirt
 C=t-lvsup
 SPEC=$(spec_copy chains/tactile-fwd-vm.yaml $C)
 RUNS=${RUNS:-1}
-DEADLINE=${DEADLINE:-120}
 JSONDOC=build/tests/tools/jsondoc
 trap 'cleanup_chain $C' EXIT
 
@@ -33,15 +33,6 @@ no_process() {
 	local p
 	p=$(pgrep -af "calvin supervise $C\$|guest=calvin-$C\\.|calvin-vnf --chain $C " || true)
 	[ -z "$p" ] || fail "left running after down: $p"
-}
-# Poll until CMD succeeds, or fail after DEADLINE seconds saying WHAT.
-until_ok() { # WHAT CMD...
-	local what=$1 end=$((SECONDS + DEADLINE))
-	shift
-	until "$@"; do
-		[ $SECONDS -lt $end ] || fail "$what: not so after $DEADLINE s"
-		sleep 0.2
-	done
 }
 all_back() { [ "$(probes_back 20)" = 20 ]; }
 state_is() { [ "$(sup_vnf "$1" state)" = "$2" ]; }
@@ -104,10 +95,12 @@ until_ok "supervisor.json" test -s /run/calvin/$C.d/supervisor.json
 virsh -q destroy calvin-$C.fwd-u >/dev/null || fail "virsh destroy failed"
 until_ok "fwd-u found destroyed" events_are vnf-exited 1
 until_ok "fwd-u restarting in the report" state_is fwd-u restarting
+t0=$(ms)
 $CALVIN down $C || fail "down during a restart failed"
+t=$(($(ms) - t0))
 assert_clean $C $ifs
 no_process
-echo "down during a restart: clean"
+echo "down during a restart: clean, in $t ms"
 
 # 5. a VM destroyed while down runs
 $CALVIN up "$SPEC" >/dev/null || fail "third up failed"
@@ -118,4 +111,20 @@ wait $down || fail "down with a destroy during it failed: $(cat "$TMP/down")"
 assert_clean $C $ifs
 no_process
 echo "destroy during down: clean"
+
+# 6. a VM that cannot come back (its domain undefined, then destroyed):
+#    the supervisor gives up after 5 starts with one event, down is clean
+$CALVIN up "$SPEC" >/dev/null || fail "fourth up failed"
+until_ok "supervisor.json" test -s /run/calvin/$C.d/supervisor.json
+virsh -q undefine calvin-$C.fwd-u >/dev/null || fail "virsh undefine failed"
+virsh -q destroy calvin-$C.fwd-u >/dev/null || fail "virsh destroy failed"
+until_ok "fwd-u given up" events_are vnf-failed 1
+state_is fwd-u failed || fail "fwd-u not failed: $(cat /run/calvin/$C.d/supervisor.json)"
+[ "$(sup_vnf fwd-u last_exit)" = "domain undefined" ] || fail "fwd-u: last exit $(sup_vnf fwd-u last_exit)"
+[ "$(events_of vnf-start-failed)" = 5 ] || fail "not 5 failed starts: $(cat /run/calvin/$C.d/events.jsonl)"
+state_is fwd-k running || fail "fwd-k was touched"
+$CALVIN down $C || fail "down after a give-up failed"
+assert_clean $C $ifs
+no_process
+echo "a VM that cannot come back: given up after 5 starts, down clean"
 echo ok

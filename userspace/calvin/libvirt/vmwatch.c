@@ -214,9 +214,8 @@ int lv_vm_state(const struct calvin_chain_spec *s, const char *domain, char *why
 	case VIR_DOMAIN_PMSUSPENDED:
 		snprintf(why, len, "suspended by the guest");
 		return LV_VM_PAUSED;
-	default: /* nostate, shutdown: on its way down */
-		snprintf(why, len, "shutting down");
-		return LV_VM_STOPPED;
+	default: /* nostate, shutdown: the stop's own event follows */
+		return LV_VM_CHANGING;
 	}
 }
 

@@ -11,7 +11,9 @@
 
 #include "backend.h"
 
-enum lv_vm_state { LV_VM_RUNNING, LV_VM_PAUSED, LV_VM_STOPPED };
+/* CHANGING: on its way down (QEMU told to quit) or not known yet; the
+ * stop's own event follows. */
+enum lv_vm_state { LV_VM_RUNNING, LV_VM_PAUSED, LV_VM_STOPPED, LV_VM_CHANGING };
 
 /* Lifecycle events of the domains of chain s (calvin-CHAIN.*), from an
  * event loop thread of libvirt's default implementation: a descriptor
