@@ -13,7 +13,6 @@
 
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
-#include <rte_pause.h>
 
 #include "vnf.h"
 
@@ -208,30 +207,10 @@ static void loop_yield(const struct poller *p, struct vnf_wait *w)
 	}
 }
 
-/* What keeps the core awake while its VNFs leave it: at SCHED_IDLE it
- * runs only when nothing else does. Without it the idle vCPU of this VM
- * halts (haltpoll with no guest polling), and a frame that comes while
- * the VNFs sleep waits for the host to run the vCPU again: hundreds of
- * microseconds, up to milliseconds (measured: tactile-crypt's p99 RTT
- * 347 us). Spinning at SCHED_IDLE is not real-time time, so the kernel's
- * limit still counts the pieces as left. */
-static void *keeper(void *arg)
-{
-	const struct sched_param sp = { .sched_priority = 0 };
-
-	if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp))
-		return NULL; /* never spin at the poller's priority */
-	while (!vnf_quit)
-		rte_pause();
-	return NULL;
-}
-
 /* --wait yield: pinned (yield_pin), at real-time priority or nice -20. */
 static void run_yield(const struct poller *p, struct vnf *vnf)
 {
 	struct vnf_wait w;
-	pthread_t keep;
-	int err;
 
 	yield_pin(&vnf->cfg);
 	if (vnf->cfg.yield_fair) {
@@ -242,16 +221,7 @@ static void run_yield(const struct poller *p, struct vnf *vnf)
 		return;
 	}
 	vnf_wait_init(&w, vnf);
-	/* created after the signals are blocked and the thread pinned: it
-	 * inherits both, and the signals stay the poller's */
-	err = pthread_create(&keep, NULL, keeper, NULL);
-	if (err)
-		vnf_err("warning: cannot start the thread that keeps CPU %u awake: %s; frames that"
-			" come while the VNFs leave the core wait for it to wake up",
-			vnf->cfg.lcore, strerror(err));
 	loop_yield(p, &w);
-	if (!err)
-		pthread_join(keep, NULL);
 	vnf_wait_fini(&w);
 }
 
