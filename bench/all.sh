@@ -64,7 +64,7 @@ keep 'sharing-*.md' sharing
 step monitor env BENCH_ROUNDS=$((3 * S)) BENCH_PROBES=$((2000 * S)) bench/monitor.sh
 keep 'monitor-*.md' monitor
 # co-located user VNFs: taking turns (yield) against waking up (~2 min)
-step coloc env BENCH_SET=coloc BENCH_ROUNDS=$((4 * S)) BENCH_PROBES=$((2000 * S)) bench/sharing.sh
+step coloc env BENCH_SET=coloc BENCH_ROUNDS=$((3 * S)) BENCH_PROBES=$((2000 * S)) bench/sharing.sh
 keep 'coloc-*.md' coloc
 # VMs run emulated here (TCG): short runs of the links and of calvin bench
 # pinning on chains/tactile-fwd-vm.yaml, on the guest images (built, or
