@@ -287,12 +287,12 @@ $(B)/tests/tools/nlctl: tests/tools/nlctl.c $(NL_OBJS) $(B)/userspace/calvin/uti
 
 # Links between hosts (userspace/calvin/ovn/) from the command line
 # (tests/multihost/test_ovn_*.sh).
-OVN_OBJS = $(filter $(B)/userspace/calvin/ovn/%,$(CALVIN_OBJS))
+OVN_OBJS = $(filter $(B)/userspace/calvin/ovn/% $(B)/userspace/calvin/nl/%,$(CALVIN_OBJS))
 $(B)/tests/tools/ovnlink: tests/tools/ovnlink.c $(OVN_OBJS) $(B)/userspace/calvin/state.o \
 		$(B)/userspace/calvin/util.o $(B)/userspace/calvin/jout.o \
 		$(B)/userspace/calvin/tools.o $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl) $(LIB_LDLIBS)
 
 # Guest images on remote hosts (userspace/calvin/libvirt/storage.c) from
 # the command line (tests/multihost/test_lv_image.sh): the controller

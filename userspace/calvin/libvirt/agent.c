@@ -4,7 +4,8 @@
  * chain's run dir) with the client of userspace/agent/client.h. Deploying
  * a VNF is configure (the spec, the VNF, its peers' MACs), the traffic keys
  * of an encrypt or decrypt VNF's own SAs, and start;
- * status reads the counters `calvin status` shows. */
+ * status reads the counters `calvin status` shows. A VM on another host is
+ * reached through libvirt's channel stream instead (chan.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -32,6 +33,33 @@ static int agent_connect(const char *chain, const char *node, int timeout_ms,
 		    "%s: no answer from calvin-agent in its VM: %s (its console: %s.d/%s.console)",
 		    node, err, chain, node);
 	return e;
+}
+
+int lv_remote_agent_open(const char *uri, const char *domain, int timeout_ms, struct lv_agent *a,
+			 char *who, size_t wholen)
+{
+	char err[CALVIN_AGENT_LINE_MAX + 128];
+	int fd, e;
+
+	e = lv_chan_open(uri, domain, timeout_ms, &a->lc);
+	if (e)
+		return e;
+	fd = a->lc.fd; /* the agent client's from here on */
+	a->lc.fd = -1;
+	e = calvin_agent_greet(&a->ch, fd, timeout_ms, who, wholen, err, sizeof(err));
+	if (e) {
+		calvin_err("domain %s at %s: no answer from calvin-agent in its VM: %s "
+			   "(its console: /var/log/libvirt/qemu/%s.console there)",
+			   domain, uri, err, domain);
+		lv_chan_close(&a->lc);
+	}
+	return e;
+}
+
+void lv_remote_agent_close(struct lv_agent *a)
+{
+	calvin_agent_close(&a->ch);
+	lv_chan_close(&a->lc);
 }
 
 static int agent_call(struct calvin_channel *ch, const char *node,

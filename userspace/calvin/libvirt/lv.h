@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "guest/guest.h"
+#include "remote.h"
 
 /* How long a guest may take from start to its agent's hello: TCG boots the
  * image in a few seconds on an idle host, but two VMs and busy-polling
