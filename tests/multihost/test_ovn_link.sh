@@ -76,6 +76,7 @@ echo "ok: down removed the switch and its ports, and their bindings"
 LNS=csim-local.$$
 ip netns add $LNS || fail "cannot make namespace $LNS"
 trap 'ip netns del $LNS 2>/dev/null; nbctl --if-exists ls-del $LS; $SIM down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+$SIM exec b ovs-vsctl --timeout=10 --if-exists del-port br-int p0
 $SIM exec b ip netns del vnf 2>/dev/null
 $SIM exec b ip link del p0 2>/dev/null
 export CALVIN_OVS_DB=unix:$SIM_DIR/a/root/run/openvswitch/db.sock CALVIN_OVS_NETNS=csim.a
