@@ -97,7 +97,7 @@ DEPS_STAMP := $(B)/.deps-installed
 # Package flags are read only after the packages are there.
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
-.PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm test-multihost fuzz clean \
+.PHONY: all deps run run-multihost test test-unit test-bpf test-fuzz test-integration test-vm test-multihost fuzz clean \
 	format bench bench-kernel bench-user bench-sharing bench-coloc bench-testpmd bench-vm-links \
 	bench-updown bench-monitor bench-heal install vm-image vm-binaries
 all: $(DEPS_STAMP)
@@ -122,6 +122,12 @@ $(DEPS_STAMP): Makefile
 
 run: all
 	$(B)/calvin run $(CHAIN)
+
+# The two-host chain on simulated edge hosts (tests/multihost/run_2host.sh):
+# hosts up, chain up, its report, all removed. Hold the lock:
+# flock /tmp/calvin-net.lock make run-multihost
+run-multihost: all
+	bash tests/multihost/run_2host.sh
 
 test: all
 	tests/run

@@ -126,8 +126,7 @@ static int port_remove(const struct state_entry *e)
 			   port, e->uri);
 		return -EAGAIN;
 	}
-	err = nl_link_delete(o.netns[0] ? o.netns : NULL, port);
-	return err == -ENODEV ? 0 : err;
+	return nl_link_delete_gone(o.netns[0] ? o.netns : NULL, port);
 }
 
 int ovs_ports_destroy(struct chain_state *s)
