@@ -97,7 +97,7 @@ DEPS_STAMP := $(B)/.deps-installed
 # Package flags are read only after the packages are there.
 pc = $(shell pkg-config $(1) 2>/dev/null)
 
-.PHONY: all deps run test test-unit test-bpf test-fuzz test-integration test-vm test-multihost fuzz clean \
+.PHONY: all deps run run-multihost test test-unit test-bpf test-fuzz test-integration test-vm test-multihost fuzz clean \
 	format bench bench-kernel bench-user bench-sharing bench-coloc bench-testpmd bench-vm-links \
 	bench-updown bench-monitor bench-heal bench-soak install vm-image vm-binaries
 all: $(DEPS_STAMP)
@@ -122,6 +122,12 @@ $(DEPS_STAMP): Makefile
 
 run: all
 	$(B)/calvin run $(CHAIN)
+
+# The two-host chain on simulated edge hosts (tests/multihost/run_2host.sh):
+# hosts up, chain up, its report, all removed. Hold the lock:
+# flock /tmp/calvin-net.lock make run-multihost
+run-multihost: all
+	bash tests/multihost/run_2host.sh
 
 test: all
 	tests/run
@@ -301,12 +307,12 @@ $(B)/tests/tools/nlctl: tests/tools/nlctl.c $(NL_OBJS) $(B)/userspace/calvin/uti
 
 # Links between hosts (userspace/calvin/ovn/) from the command line
 # (tests/multihost/test_ovn_*.sh).
-OVN_OBJS = $(filter $(B)/userspace/calvin/ovn/%,$(CALVIN_OBJS))
+OVN_OBJS = $(filter $(B)/userspace/calvin/ovn/% $(B)/userspace/calvin/nl/%,$(CALVIN_OBJS))
 $(B)/tests/tools/ovnlink: tests/tools/ovnlink.c $(OVN_OBJS) $(B)/userspace/calvin/state.o \
 		$(B)/userspace/calvin/util.o $(B)/userspace/calvin/jout.o \
 		$(B)/userspace/calvin/tools.o $(B)/lib/libcalvin.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(LIB_LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(call pc,--libs libmnl) $(LIB_LDLIBS)
 
 # Guest images on remote hosts (userspace/calvin/libvirt/storage.c) from
 # the command line (tests/multihost/test_lv_image.sh): the controller

@@ -90,7 +90,9 @@ inside_mounts() { # HOST
 		mkdir -p "$root$d" && mount --bind "$root$d" "$d" || exit 1
 	done
 	mount -t sysfs sysfs /sys || exit 1
-	mkdir -p "$root/run/openvswitch" "$root/run/ovn" "$root/run/libvirt" &&
+	# /run/lock (/var/lock): libvirt locks a channel there as it opens it
+	# for virDomainOpenChannel
+	mkdir -p "$root/run/openvswitch" "$root/run/ovn" "$root/run/libvirt" "$root/run/lock" &&
 		mount --bind "$root/run" /run || exit 1
 	[ -L /var/run ] || mount --bind /run /var/run
 }

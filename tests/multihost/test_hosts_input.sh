@@ -4,8 +4,9 @@
 # what runs where; bad hosts: input is refused in one line at its
 # file:line:column with exit 2 (an unknown or duplicate host, 'local'
 # listed, a node on another host without VMs, hosts without ovn, a URI
-# libvirt would act on as root); up refuses the valid two-host chain
-# before it creates anything (exit 4: not built yet), and nothing is left.
+# libvirt would act on as root); up refuses, before it creates anything
+# (exit 4: not built), a server on another host and a VNF of this host in
+# a chain across hosts, and nothing is left.
 # Needs no root and no simulated host.
 . "$(dirname "$0")/lib.sh"
 trap 'rm -rf "$TMP"' EXIT
@@ -16,31 +17,45 @@ export CALVIN_RUN_DIR=$TMP/run
 # --- what runs where ---------------------------------------------------------
 out=$($CALVIN validate chains/tactile-2host.yaml 2>"$TMP/err")
 rc=$?
-[ $rc -eq 4 ] || fail "validate of the two-host chain exited $rc, want 4: $(cat "$TMP/err")"
-want='hosts: local: probe; a (chassis a, qemu+tcp://10.99.0.11/system): fwd-k; b (chassis b, qemu+tcp://10.99.0.12/system): fwd-u, server; links between hosts: OVN logical switches in tcp:10.99.0.2:6641'
-[ "$out" = "$want" ] || fail "validate said '$out', want '$want'"
-grep -q "cannot deploy a node on another host yet" "$TMP/err" || fail "no refusal line: $(cat "$TMP/err")"
+[ $rc -eq 0 ] || fail "validate of the two-host chain exited $rc, want 0: $(cat "$TMP/err")"
+want='hosts: local: probe, server; a (chassis a, qemu+tcp://10.99.0.11/system): fwd-k; b (chassis b, qemu+tcp://10.99.0.12/system): fwd-u; links between hosts: OVN logical switches in tcp:10.99.0.2:6641'
+[ "$(head -n 1 <<<"$out")" = "$want" ] || fail "validate said '$out', want '$want'"
 $CALVIN -j validate chains/tactile-2host.yaml >"$TMP/j" 2>/dev/null
-grep -q '"where":"local: probe; a (chassis a' "$TMP/j" || fail "-j validate has no where: $(cat "$TMP/j")"
+grep -q '"where":"local: probe, server; a (chassis a' "$TMP/j" || fail "-j validate has no where: $(cat "$TMP/j")"
+# what up does not build: a server on another host, a VNF of this host
+sed 's/^server: {name: server, kind: echo}.*/server: {name: server, kind: echo, host: b}/' \
+	chains/tactile-2host.yaml >"$TMP/srv.yaml"
+sed '/^    host: a$/d' chains/tactile-2host.yaml >"$TMP/loc.yaml"
+$CALVIN validate "$TMP/srv.yaml" >/dev/null 2>"$TMP/err"
+[ $? -eq 4 ] || fail "validate with the server on b did not exit 4"
+grep -q "server 'server' is on host 'b': a server in a VM on another host is not built" "$TMP/err" ||
+	fail "no refusal line: $(cat "$TMP/err")"
+$CALVIN validate "$TMP/loc.yaml" >/dev/null 2>"$TMP/err"
+[ $? -eq 4 ] || fail "validate with fwd-k on local did not exit 4"
+grep -q "VNF 'fwd-k' is on host local in a chain across hosts" "$TMP/err" || fail "no refusal line: $(cat "$TMP/err")"
+$CALVIN -j validate "$TMP/srv.yaml" >"$TMP/j" 2>/dev/null
 grep -q '"runnable":false' "$TMP/j" || fail "-j validate says runnable: $(cat "$TMP/j")"
 # (-j: the text form also reads each host's CPUs through its libvirt,
 # which test_ovn_link.sh tests on the simulated hosts)
-$CALVIN -j plan chains/tactile-2host.yaml >"$TMP/j" 2>/dev/null
-[ $? -eq 4 ] || fail "plan of the two-host chain did not exit 4"
+$CALVIN -j plan "$TMP/srv.yaml" >"$TMP/j" 2>/dev/null
+[ $? -eq 4 ] || fail "plan of the chain with its server on b did not exit 4"
 grep -q '"where":"local: probe; a (chassis a' "$TMP/j" || fail "-j plan has no where: $(cat "$TMP/j")"
-echo "ok: validate and plan say what runs where, and that it cannot be deployed yet"
+echo "ok: validate and plan say what runs where, and what cannot be deployed"
 # a chain on one host says nothing of hosts
 $CALVIN validate chains/tactile-fwd.yaml | grep -q '^hosts:' && fail "a one-host chain shows hosts"
 
-# --- up refuses before it creates anything -----------------------------------
+# --- up refuses what is not built before it creates anything ------------------
 if [ "$(id -u)" = 0 ]; then
-	$CALVIN up chains/tactile-2host.yaml >/dev/null 2>"$TMP/err"
-	rc=$?
-	[ $rc -eq 4 ] || fail "up of the two-host chain exited $rc, want 4: $(cat "$TMP/err")"
-	[ ! -e "$CALVIN_RUN_DIR/tactile-2host.state" ] || fail "up left a journal"
+	for f in srv loc; do
+		$CALVIN up "$TMP/$f.yaml" >/dev/null 2>"$TMP/err"
+		rc=$?
+		[ $rc -eq 4 ] || fail "up of $f.yaml exited $rc, want 4: $(cat "$TMP/err")"
+		[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "up of $f.yaml said more than one line: $(cat "$TMP/err")"
+		[ ! -e "$CALVIN_RUN_DIR/tactile-2host.state" ] || fail "up left a journal"
+	done
 	virsh -c qemu:///system list --all --name 2>/dev/null | grep -q calvin-tactile-2host &&
 		fail "up left a domain"
-	echo "ok: up refused it, nothing made"
+	echo "ok: up refused them, nothing made"
 fi
 
 # --- bad hosts: input ---------------------------------------------------------

@@ -6,7 +6,8 @@
 # the storage API, the domain calvin's own XML (vm_xml.c) journalled with
 # a's URI, both NICs on br-int with an openvswitch virtualport whose
 # interfaceid is an OVN logical switch port: both ports bound to chassis
-# a, the guest booting from the volumes to its agent; `calvin down` removes the
+# a, the guest booting from the volumes to its agent, which answers a hello
+# and a status through virDomainOpenChannel over a's libvirt (chan.c); `calvin down` removes the
 # domain there and the ports are unbound.
 # Run it under the machine lock: flock /tmp/calvin-net.lock bash tests/multihost/test_lv_remote_vm.sh
 # shellcheck disable=SC2086 # $SIM is the script with its interpreter
@@ -46,6 +47,11 @@ CONSOLE=$SIM_DIR/a/root/var/log/libvirt/qemu/$VM.console
 t0=$(now_ms)
 WAIT_DEADLINE=180 wait_until "the guest to boot from the volumes (calvin-vm: agent up)" grep -q "calvin-vm: agent up" "$CONSOLE"
 booted=$(($(now_ms) - t0))
+t0=$(now_ms)
+$LVI agent "$URI" $VM >"$TMP/agent" 2>"$TMP/err" || fail "lvimage agent: $(cat "$TMP/err")"
+greeted=$(($(now_ms) - t0))
+grep -q "^agent calvin-agent.* state " "$TMP/agent" || fail "the agent's answer: $(cat "$TMP/agent")"
+echo "ok: its calvin-agent answered through libvirt's channel stream in $greeted ms: $(cat "$TMP/agent")"
 echo "ok: $VM started on a in $started ms (image uploaded), ports bound ${bound} ms later, the guest at 'agent up' ${booted} ms later (TCG)"
 
 $CALVIN down $C 2>"$TMP/err" || fail "down: $(cat "$TMP/err")"

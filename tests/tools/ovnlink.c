@@ -6,6 +6,11 @@
  *   ovnlink up CHAIN LINK NB       journal (CALVIN_RUN_DIR/CHAIN.state, as
  *                                  up starts one) and make a link: prints
  *                                  its two port UUIDs, one a line
+ *   ovnlink up CHAIN LINK NB NS    the same, and namespace NS (of this
+ *                                  host) joins its first port: interface
+ *                                  "east" there, a veth to this host's Open
+ *                                  vSwitch (CALVIN_OVS_DB, CALVIN_OVS_NETNS)
+ *                                  with iface-id = the port (ovn/local.c)
  *   ovnlink wait NB MS PORT...     wait until every port is bound
  *
  * `calvin down CHAIN` removes what `up` made, as for a deployed chain.
@@ -20,8 +25,23 @@
 #include "state.h"
 #include "util.h"
 
+/* ns joins port: as `up` joins a namespace node to a link between hosts */
+static int join(struct chain_state *s, const char *chain, const char *ns, const char *port)
+{
+	static const uint8_t mac[6] = { 0x02, 0xca, 0x1f, 0x00, 0x00, 0x01 };
+	struct ovs_join j = { .chain = chain,
+			      .node_ns = ns,
+			      .ifname = "east",
+			      .mac = mac,
+			      .port = "cvt-join0",
+			      .lsp = port,
+			      .mtu = 1442 };
+	struct ovs_local o;
 
-static int up(const char *chain, const char *link, const char *remote)
+	return ovs_local(&o) ? -EINVAL : ovs_port_join(s, &o, &j);
+}
+
+static int up(const char *chain, const char *link, const char *remote, const char *ns)
 {
 	static struct chain_state s;
 	char ports[2][OVN_UUID_LEN + 1];
@@ -33,6 +53,8 @@ static int up(const char *chain, const char *link, const char *remote)
 	if (err)
 		return err;
 	err = ovn_link_create(&s, &nb, chain, link, ports);
+	if (!err && ns)
+		err = join(&s, chain, ns, ports[0]);
 	state_close(&s, false);
 	if (err)
 		return 1;
@@ -46,8 +68,8 @@ int main(int argc, char **argv)
 	struct ovn_nb nb = { 0 };
 	int i;
 
-	if (argc == 5 && !strcmp(argv[1], "up"))
-		return up(argv[2], argv[3], argv[4]);
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "up"))
+		return up(argv[2], argv[3], argv[4], argc == 6 ? argv[5] : NULL);
 	if (argc >= 5 && argc <= 12 && !strcmp(argv[1], "wait")) {
 		snprintf(nb.remote, sizeof(nb.remote), "%s", argv[2]);
 		for (i = 4; i < argc; i++)
@@ -57,6 +79,6 @@ int main(int argc, char **argv)
 			   ? 1
 			   : 0;
 	}
-	fprintf(stderr, "usage: ovnlink up CHAIN LINK NB | wait NB MS PORT...\n");
+	fprintf(stderr, "usage: ovnlink up CHAIN LINK NB [NS] | wait NB MS PORT...\n");
 	return 2;
 }

@@ -104,10 +104,47 @@ int calvin_agent_call(struct calvin_channel *ch, const struct calvin_agent_msg *
 	return 0;
 }
 
+/* The hello exchange on a channel just set up; closes it on failure. */
+static int hello(struct calvin_channel *ch, int timeout_ms, char *who, size_t wholen, char *err,
+		 size_t errlen)
+{
+	struct calvin_agent_msg req = {.type = CALVIN_AGENT_HELLO}, reply;
+	int e;
+
+	req.hello.version = CALVIN_AGENT_VERSION;
+	req.hello.who = calvin_agent_str("calvin");
+	e = calvin_agent_call(ch, &req, &reply, timeout_ms, err, errlen);
+	if (!e && reply.hello.version != CALVIN_AGENT_VERSION) {
+		snprintf(err, errlen,
+			 "agent speaks protocol version %u, calvin %u: update the image",
+			 reply.hello.version, CALVIN_AGENT_VERSION);
+		e = -EPROTO;
+	}
+	if (e) {
+		calvin_agent_close(ch);
+		return e;
+	}
+	if (who)
+		calvin_text_escape(reply.hello.who.ptr, reply.hello.who.len, who, wholen);
+	return 0;
+}
+
+int calvin_agent_greet(struct calvin_channel *ch, int fd, int timeout_ms, char *who, size_t wholen,
+		       char *err, size_t errlen)
+{
+	int e = calvin_channel_init(ch, fd);
+
+	if (e) {
+		close(fd);
+		snprintf(err, errlen, "%s", strerror(-e));
+		return e;
+	}
+	return hello(ch, timeout_ms, who, wholen, err, errlen);
+}
+
 int calvin_agent_open(struct calvin_channel *ch, const char *path, int timeout_ms, char *who,
 		      size_t wholen, char *err, size_t errlen)
 {
-	struct calvin_agent_msg req = {.type = CALVIN_AGENT_HELLO}, reply;
 	long long deadline = now_ms() + timeout_ms;
 	int fd, e;
 
@@ -122,22 +159,7 @@ int calvin_agent_open(struct calvin_channel *ch, const char *path, int timeout_m
 		snprintf(err, errlen, "%s: %s", path, strerror(-e));
 		return e;
 	}
-	req.hello.version = CALVIN_AGENT_VERSION;
-	req.hello.who = calvin_agent_str("calvin");
-	e = calvin_agent_call(ch, &req, &reply, left_ms(deadline), err, errlen);
-	if (!e && reply.hello.version != CALVIN_AGENT_VERSION) {
-		snprintf(err, errlen,
-			 "agent speaks protocol version %u, calvin %u: update the image",
-			 reply.hello.version, CALVIN_AGENT_VERSION);
-		e = -EPROTO;
-	}
-	if (e) {
-		calvin_agent_close(ch);
-		return e;
-	}
-	if (who)
-		calvin_text_escape(reply.hello.who.ptr, reply.hello.who.len, who, wholen);
-	return 0;
+	return hello(ch, left_ms(deadline), who, wholen, err, errlen);
 }
 
 int calvin_agent_ask(struct calvin_channel *ch, const char *path,

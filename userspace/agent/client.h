@@ -18,6 +18,11 @@
 int calvin_agent_open(struct calvin_channel *ch, const char *path, int timeout_ms, char *who,
 		      size_t wholen, char *err, size_t errlen);
 void calvin_agent_close(struct calvin_channel *ch);
+/* The same over a stream descriptor already connected to the agent (a
+ * remote VM's channel through libvirt, libvirt/chan.c): fd is ch's from
+ * here on, closed on failure too. */
+int calvin_agent_greet(struct calvin_channel *ch, int fd, int timeout_ms, char *who, size_t wholen,
+		       char *err, size_t errlen);
 
 /* Send req and have the answer within timeout_ms (-ETIMEDOUT otherwise:
  * the stream is out of step, close it). An error answer is -EREMOTEIO

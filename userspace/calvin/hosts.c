@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* Chains across hosts (issue 16), as far as this build takes them: what
- * runs where, said by validate and plan, and the refusal to deploy a
- * chain with a node on another host until its deployment exists. */
+/* Chains across hosts (issue 16): what runs where, said by validate and
+ * plan, and what up refuses of them before anything exists: a server on
+ * another host, a VNF of this host in a chain across hosts. */
 #include <json-c/json.h>
 #include <errno.h>
 #include <stdio.h>
@@ -104,15 +104,20 @@ int hosts_check(const struct calvin_chain_spec *spec)
 
 	if (!calvin_spec_multihost(spec))
 		return 0;
+	if (calvin_spec_host(spec, spec->server.host))
+		return host_cannot(
+		    spec,
+		    "server '%s' is on host '%s': a server in a VM on another host "
+		    "is not built (the guest's agent runs VNFs only); put the server "
+		    "on host local",
+		    spec->server.name, spec->server.host);
 	for (i = 0; i < spec->nr_vnfs; i++)
-		if (calvin_spec_host(spec, spec->vnfs[i].host))
-			break;
-	return host_cannot(spec,
-			   "%s '%s' is on host '%s', and this build of calvin cannot deploy a "
-			   "node on another host yet (issue 16: the chain file is parsed and "
-			   "checked, the deployment across hosts is not built); put every node "
-			   "on host local",
-			   i < spec->nr_vnfs ? "VNF" : "server",
-			   i < spec->nr_vnfs ? spec->vnfs[i].name : spec->server.name,
-			   i < spec->nr_vnfs ? spec->vnfs[i].host : spec->server.host);
+		if (!calvin_spec_host(spec, spec->vnfs[i].host))
+			return host_cannot(
+			    spec,
+			    "VNF '%s' is on host local in a chain across hosts: a VM of this "
+			    "host joining a link between hosts is not built; put it on a host "
+			    "of hosts:",
+			    spec->vnfs[i].name);
+	return 0;
 }

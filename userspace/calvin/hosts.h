@@ -14,8 +14,9 @@ void hosts_show(const struct calvin_chain_spec *spec);
  * libvirt, and what calvin cannot do there, a line each (text only). 0, or
  * CALVIN_EXIT_FAIL with one line when a host's libvirt cannot be reached. */
 int hosts_plan_show(const struct calvin_chain_spec *spec);
-/* 0, or CALVIN_EXIT_HOST with one line for a chain that puts a node on
- * another host, which this build cannot deploy. */
+/* 0, or CALVIN_EXIT_HOST with one line for a chain across hosts this
+ * build cannot deploy: its server on another host, or a VNF on this one
+ * (the probe and the server stay here, every VNF is a VM elsewhere). */
 int hosts_check(const struct calvin_chain_spec *spec);
 
 #endif /* CALVIN_HOSTS_H */

@@ -22,6 +22,7 @@ static const char *const kind_word[] = {
 	[ST_TAP] = "tap",	    [ST_BRIDGE] = "bridge",   [ST_HOST_XDP] = "hostxdp",
 	[ST_VETH] = "veth",	    [ST_OVN_LS] = "ovnls",    [ST_OVN_LSP] = "ovnlsp",
 	[ST_LV_POOL] = "lvpool",    [ST_LV_VOL] = "lvvol",   [ST_SUPERVISOR] = "supervisor",
+	[ST_OVS_PORT] = "ovsport",
 };
 
 int state_file(char *out, size_t len, const char *chain, const char *suffix)
@@ -152,6 +153,7 @@ static int parse_line(struct state_entry *e, char *line)
 	case ST_OVN_LSP:
 	case ST_LV_POOL:
 	case ST_LV_VOL:
+	case ST_OVS_PORT:
 		return sscanf(line, "%255s %255s", e->name, e->uri) == 2 ? 0 : -EINVAL;
 	case ST_XDP:
 		return sscanf(line, "%255s %63s", e->name, e->ifname) == 2 ? 0 : -EINVAL;
@@ -271,6 +273,7 @@ static int format_line(const struct state_entry *e, char *line, size_t len)
 	case ST_OVN_LSP:
 	case ST_LV_POOL:
 	case ST_LV_VOL:
+	case ST_OVS_PORT:
 		return snprintf(line, len, "%s %s %s\n", w, e->name, e->uri);
 	default:
 		return snprintf(line, len, "%s %s\n", w, e->name);
@@ -367,7 +370,7 @@ int state_add(struct chain_state *s, enum state_kind kind, const char *name, con
 	/* a domain's second field is its connection's URI, an OVN entry's its
 	 * database */
 	bool uri = kind == ST_DOMAIN || kind == ST_OVN_LS || kind == ST_OVN_LSP ||
-		   kind == ST_LV_POOL || kind == ST_LV_VOL;
+		   kind == ST_LV_POOL || kind == ST_LV_VOL || kind == ST_OVS_PORT;
 	char *second = uri ? e.uri : e.ifname;
 	size_t room = uri ? sizeof(e.uri) : sizeof(e.ifname);
 

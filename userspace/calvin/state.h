@@ -59,6 +59,7 @@ enum state_kind {
 	ST_OVN_LSP,
 	ST_LV_POOL,
 	ST_LV_VOL,
+	ST_OVS_PORT,
 	ST_NR_KINDS,
 };
 
@@ -100,9 +101,10 @@ int state_create(struct chain_state *s, const char *chain);
 /* Open and lock an existing journal and read its entries; -ENOENT if none. */
 int state_open(struct chain_state *s, const char *chain);
 /* Append one entry and sync it to disk before returning. ST_DOMAIN and
- * ST_LV_* take the URI as ifname, ST_OVN_* the northbound database. A
- * process (ST_PROC) takes the place of a gone one of the same node
- * instead: its line is rewritten in place, synced the same way. */
+ * ST_LV_* take the URI as ifname, ST_OVN_* the northbound database,
+ * ST_OVS_PORT the Open vSwitch database. A process (ST_PROC) takes the
+ * place of a gone one of the same node instead: its line is rewritten in
+ * place, synced the same way. */
 int state_add(struct chain_state *s, enum state_kind kind, const char *name, const char *ifname,
 	      pid_t pid, unsigned long long start);
 /* Append a whole entry (any kind), synced, like state_add(). */

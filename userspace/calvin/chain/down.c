@@ -30,7 +30,10 @@ int chain_undo(const struct node_backend *be, struct chain_state *s)
 	if (!err)
 		err = isolation_down(&h, s);
 	e = be->destroy(s);
-	/* links between hosts: another host's traffic, after the nodes */
+	/* this host's ports on its Open vSwitch, then the links between
+	 * hosts: another host's traffic, after the nodes */
+	if (!e)
+		e = ovs_ports_destroy(s);
 	if (!e)
 		e = ovn_links_destroy(s);
 	/* guest images on remote hosts: kept as a cache unless asked */

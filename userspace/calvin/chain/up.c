@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hosts.h"
 #include "backend.h"
 #include "chain/chain.h"
 #include "commands.h"
@@ -364,6 +363,16 @@ int chain_up(const struct calvin_chain_spec *spec, const struct calvin_spec_text
 	if (!state) {
 		calvin_err("out of memory for the journal of chain %s", spec->name);
 		return CALVIN_EXIT_FAIL;
+	}
+	/* the supervisor reads VMs through the local libvirt only: a chain
+	 * across hosts runs unsupervised, and says so, rather than have its
+	 * remote VMs taken for undefined ones */
+	if (spec->nr_hosts && !supervise_off) {
+		supervise_off = true;
+		if (!calvin_json)
+			printf("chain %s spans hosts: no supervisor watches it (supervision "
+			       "of VMs on other hosts is not built)\n",
+			       spec->name);
 	}
 	rc = chain_up_keyed(spec, text, &keys, state);
 	calvin_keyring_clear(&keys);

@@ -4,7 +4,8 @@
  * chain's run dir) with the client of userspace/agent/client.h. Deploying
  * a VNF is configure (the spec, the VNF, its peers' MACs), the traffic keys
  * of an encrypt or decrypt VNF's own SAs, and start;
- * status reads the counters `calvin status` shows. */
+ * status reads the counters `calvin status` shows. A VM on another host is
+ * reached through libvirt's channel stream instead (chan.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -39,6 +40,33 @@ static int agent_connect(const char *chain, const char *node, int timeout_ms,
 	return e;
 }
 
+int lv_remote_agent_open(const char *uri, const char *domain, int timeout_ms, struct lv_agent *a,
+			 char *who, size_t wholen)
+{
+	char err[CALVIN_AGENT_LINE_MAX + 128];
+	int fd, e;
+
+	e = lv_chan_open(uri, domain, timeout_ms, &a->lc);
+	if (e)
+		return e;
+	fd = a->lc.fd; /* the agent client's from here on */
+	a->lc.fd = -1;
+	e = calvin_agent_greet(&a->ch, fd, timeout_ms, who, wholen, err, sizeof(err));
+	if (e) {
+		calvin_err("domain %s at %s: no answer from calvin-agent in its VM: %s "
+			   "(its console: /var/log/libvirt/qemu/%s.console there)",
+			   domain, uri, err, domain);
+		lv_chan_close(&a->lc);
+	}
+	return e;
+}
+
+void lv_remote_agent_close(struct lv_agent *a)
+{
+	calvin_agent_close(&a->ch);
+	lv_chan_close(&a->lc);
+}
+
 static int agent_call(struct calvin_channel *ch, const char *node,
 		      const struct calvin_agent_msg *req, struct calvin_agent_msg *reply)
 {
@@ -62,8 +90,8 @@ static void configure_msg(struct deploy *d, unsigned int n, struct calvin_agent_
 	c->cpu = 1; /* the guest's isolated vCPU (see calvin_vm_cmdline()) */
 	calvin_vm_mac(c->west_peer, d->spec->name, n - 1, CALVIN_EAST);
 	calvin_vm_mac(c->east_peer, d->spec->name, n + 1, CALVIN_WEST);
-	c->west_mtu = n == 1 ? 1500 : INNER_MTU;
-	c->east_mtu = n + 2 == d->nr_nodes ? 1500 : INNER_MTU;
+	c->west_mtu = lv_link_mtu(d, n - 1);
+	c->east_mtu = lv_link_mtu(d, n);
 	c->vnf = calvin_agent_str(v->name);
 	c->spec.ptr = d->text->text;
 	c->spec.len = (uint32_t)d->text->len;
@@ -118,16 +146,31 @@ static int deploy_over(struct deploy *d, unsigned int n, uint32_t epoch, struct 
 	return err;
 }
 
-int lv_vnf_start(struct deploy *d, unsigned int n)
+/* A VM's agent: its socket here, or its channel through its host's
+ * libvirt. */
+static int vnf_agent(struct deploy *d, unsigned int n, struct lv_agent *a)
 {
-	struct calvin_channel ch;
+	const struct calvin_host_spec *h = lv_node_remote(d, n);
+	char dom[128];
 	int err;
 
-	err = agent_connect(d->spec->name, d->nodes[n].name, LV_BOOT_TIMEOUT_MS, &ch);
+	a->lc.fd = a->lc.pid = -1;
+	if (!h)
+		return agent_connect(d->spec->name, d->nodes[n].name, LV_BOOT_TIMEOUT_MS, &a->ch);
+	err = node_netns(dom, sizeof(dom), d->spec->name, d->nodes[n].name);
+	return err ? err : lv_remote_agent_open(h->uri, dom, LV_BOOT_TIMEOUT_MS, a, NULL, 0);
+}
+
+int lv_vnf_start(struct deploy *d, unsigned int n)
+{
+	struct lv_agent a;
+	int err;
+
+	err = vnf_agent(d, n, &a);
 	if (err)
 		return err;
-	err = deploy_over(d, n, 1, &ch);
-	calvin_agent_close(&ch);
+	err = deploy_over(d, n, 1, &a.ch);
+	lv_remote_agent_close(&a);
 	return err;
 }
 
@@ -195,6 +238,42 @@ static struct {
 	bool vnf[CALVIN_MAX_VNFS];
 } silent;
 
+/* The channel of the remote VM whose status is being read: one at a
+ * time, closed by status_close(). */
+static struct lv_chan status_chan = { -1, -1 };
+
+static void status_close(struct calvin_channel *ch)
+{
+	calvin_agent_close(ch);
+	lv_chan_close(&status_chan);
+}
+
+/* vnf_status() of a VM on another host, through its channel there. */
+static int remote_status(const struct calvin_chain_spec *s, unsigned int vnf,
+			 struct calvin_channel *ch, struct calvin_agent_msg *reply)
+{
+	const struct calvin_host_spec *h = calvin_spec_host(s, s->vnfs[vnf].host);
+	struct calvin_agent_msg req = { .type = CALVIN_AGENT_STATUS };
+	char dom[128], err[CALVIN_AGENT_LINE_MAX + 128];
+	struct lv_agent a;
+	int e;
+
+	e = node_netns(dom, sizeof(dom), s->name, calvin_vnf_node(&s->vnfs[vnf]));
+	if (!e)
+		e = lv_remote_agent_open(h->uri, dom, VNF_ANSWER_TIMEOUT_MS, &a, NULL, 0);
+	if (e)
+		return e;
+	e = calvin_agent_call(&a.ch, &req, reply, VNF_ANSWER_TIMEOUT_MS, err, sizeof(err));
+	if (e) {
+		calvin_err("%s at %s: %s", dom, h->uri, err);
+		lv_remote_agent_close(&a);
+		return e;
+	}
+	*ch = a.ch;
+	status_chan = a.lc;
+	return 0;
+}
+
 /* The counters of a VNF's agent, within VNF_ANSWER_TIMEOUT_MS in all; ch
  * stays open for reply's strings. An agent that does not answer in time
  * (a paused VM, a stopped agent) is -ETIMEDOUT, left for status to say. */
@@ -212,6 +291,8 @@ static int vnf_status(const struct calvin_chain_spec *s, unsigned int vnf,
 	}
 	if (silent.vnf[vnf])
 		return -ETIMEDOUT;
+	if (calvin_spec_host(s, s->vnfs[vnf].host))
+		return remote_status(s, vnf, ch, reply);
 	lv_node_file(path, sizeof(path), s->name, node, "agent");
 	e = calvin_agent_ask(ch, path, &req, reply, VNF_ANSWER_TIMEOUT_MS, err, sizeof(err));
 	if (e == -ETIMEDOUT)
@@ -268,7 +349,7 @@ int lv_kernel_stats(const struct calvin_chain_spec *s, unsigned int vnf, struct 
 	if (!err) {
 		for (i = 0; i < reply->counters.nr_counters; i++)
 			kernel_counter(out, &reply->counters.counters[i]);
-		calvin_agent_close(&ch);
+		status_close(&ch);
 	}
 	free(reply);
 	return err;
@@ -293,7 +374,7 @@ int lv_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *jso
 		else
 			snprintf(json, len, "%.*s", (int)reply->counters.telemetry.len,
 				 reply->counters.telemetry.ptr);
-		calvin_agent_close(&ch);
+		status_close(&ch);
 	}
 	free(reply);
 	return err;
@@ -337,7 +418,7 @@ int lv_vnf_placement(const struct calvin_chain_spec *s, unsigned int vnf,
 	err = vnf_status(s, vnf, &ch, reply);
 	if (!err) {
 		guest_placement(&reply->counters, p);
-		calvin_agent_close(&ch);
+		status_close(&ch);
 		/* the VNF's vCPU is the one it last ran on in the guest */
 		if (p->pid)
 			lv_vcpu_host(s, p->vm, p->last_cpu, &p->host_last_cpu, &p->host_allowed);

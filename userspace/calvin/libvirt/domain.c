@@ -232,8 +232,10 @@ static int domain_destroy(const struct state_entry *e)
 	dom = virDomainLookupByName(conn, e->name);
 	if (!dom)
 		return 0; /* never defined, or gone already */
-	/* someone else's destroy between the two calls is as good as ours */
-	if (virDomainIsActive(dom) == 1 && virDomainDestroy(dom) < 0 && virDomainIsActive(dom) != 0)
+	/* a domain that stopped between the two calls (its host's libvirtd
+	 * just restarted and found its qemu gone) is as good as destroyed */
+	if (virDomainIsActive(dom) == 1 && virDomainDestroy(dom) < 0 &&
+	    virDomainIsActive(dom) != 0)
 		err = -EIO;
 	if (!err && virDomainUndefine(dom) < 0)
 		err = -EIO;

@@ -117,6 +117,8 @@ static int lv_node_create(struct deploy *d, unsigned int n)
 
 	if (n == 0 || n + 1 == d->nr_nodes)
 		return nsnode_create(d, n);
+	if (lv_node_remote(d, n))
+		return lv_remote_node_create(d, n);
 	err = lv_tap_create(d, n, CALVIN_WEST);
 	if (!err)
 		err = lv_tap_create(d, n, CALVIN_EAST);
@@ -140,14 +142,43 @@ static int lv_endpoints_setup(struct deploy *d)
 	return nsnode_endpoint(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, mac);
 }
 
+static int lv_link(struct deploy *d, unsigned int a, unsigned int b)
+{
+	return lv_link_ovn(d, a) ? lv_remote_link_create(d, a, b) : lv_link_create(d, a, b);
+}
+
+/* Is no user VNF after vnf (from: the first to look at)? Deployment
+ * starts user VNFs last, in order. */
+static bool no_user_vnf_from(const struct calvin_chain_spec *s, unsigned int from)
+{
+	unsigned int i;
+
+	for (i = from; i < s->nr_vnfs; i++)
+		if (s->vnfs[i].space == CALVIN_USER)
+			return false;
+	return true;
+}
+
+/* The server's reflector; across hosts, every port bound to its chassis,
+ * and once every VNF runs, a first probe back through the chain. */
 static int lv_server(struct deploy *d)
 {
-	return nsnode_server(d);
+	int err = nsnode_server(d);
+
+	if (!err)
+		err = lv_remote_wait_bound(d);
+	if (!err && no_user_vnf_from(d->spec, 0))
+		err = lv_remote_warm(d);
+	return err;
 }
 
 static int lv_user_vnf(struct deploy *d, unsigned int vnf)
 {
-	return lv_vnf_start(d, calvin_node_of(d->nodes, d->nr_nodes, vnf));
+	int err = lv_vnf_start(d, calvin_node_of(d->nodes, d->nr_nodes, vnf));
+
+	if (!err && no_user_vnf_from(d->spec, vnf + 1))
+		err = lv_remote_warm(d);
+	return err;
 }
 
 static int lv_node_enter(const struct calvin_chain_spec *s, const char *node, int *saved)
@@ -196,7 +227,7 @@ const struct node_backend libvirt_backend = {
 	.check = lv_check,
 	.describe = lv_describe,
 	.node_create = lv_node_create,
-	.link_create = lv_link_create,
+	.link_create = lv_link,
 	.endpoints_setup = lv_endpoints_setup,
 	.kernel_node = lv_vnf_start,
 	.server = lv_server,

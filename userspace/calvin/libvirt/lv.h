@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "guest/guest.h"
+#include "remote.h"
 
 /* How long a guest may take from start to its agent's hello: TCG boots the
  * image in a few seconds on an idle host, but two VMs and busy-polling
@@ -78,5 +79,23 @@ int lv_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *jso
  * on the host as libvirt says. */
 int lv_vnf_placement(const struct calvin_chain_spec *s, unsigned int vnf,
 		     struct calvin_vnf_placement *p);
+
+/* mh.c: nodes and links across hosts. The remote host of node n, or
+ * NULL (this host: the probe always, the server and VNFs by their host:) */
+const struct calvin_host_spec *lv_node_remote(const struct deploy *d, unsigned int n);
+/* Is link west..west+1 between hosts (an OVN logical switch)? */
+bool lv_link_ovn(const struct deploy *d, unsigned int west);
+/* Its MTU: a link between hosts the underlay's less Geneve, one between
+ * VNFs INNER_MTU, one to the probe or the server 1500. */
+unsigned int lv_link_mtu(const struct deploy *d, unsigned int west);
+/* A VM on its host, after the switches of both its links. */
+int lv_remote_node_create(struct deploy *d, unsigned int n);
+/* A link between hosts: its switch, and the probe's or the server's port
+ * on this host's Open vSwitch. */
+int lv_remote_link_create(struct deploy *d, unsigned int a, unsigned int b);
+/* Every port of the deployment's switches bound to its chassis. */
+int lv_remote_wait_bound(const struct deploy *d);
+/* Then a first probe back through the whole chain, within 30 s. */
+int lv_remote_warm(const struct deploy *d);
 
 #endif /* CALVIN_LV_H */

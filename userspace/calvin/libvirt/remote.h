@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "channel.h"
 #include "state.h"
 
 struct lv_remote_vm {
@@ -22,5 +23,27 @@ struct lv_remote_vm {
  * the host's URI, define and start it there, under TCG (KVM on another
  * host is not decided yet). 0, or -errno with one line said. */
 int lv_remote_vm_create(struct chain_state *s, const struct lv_remote_vm *r);
+
+/* chan.c: the agent channel of a VM on another host, through libvirt
+ * (virDomainOpenChannel): fd is a stream descriptor the agent client
+ * speaks on, served by a child process pid until lv_chan_close(). 0, or
+ * -errno with one line said. */
+struct lv_chan {
+	int fd;
+	int pid;
+};
+int lv_chan_open(const char *uri, const char *domain, int timeout_ms, struct lv_chan *ch);
+void lv_chan_close(struct lv_chan *ch);
+
+/* agent.c: a remote VM's agent, greeted over that channel within
+ * timeout_ms (the guest may still be booting); its self-description into
+ * who (may be NULL). 0, or -errno with one line said. */
+struct lv_agent {
+	struct calvin_channel ch;
+	struct lv_chan lc;
+};
+int lv_remote_agent_open(const char *uri, const char *domain, int timeout_ms, struct lv_agent *a,
+			 char *who, size_t wholen);
+void lv_remote_agent_close(struct lv_agent *a);
 
 #endif /* CALVIN_LV_REMOTE_H */

@@ -110,7 +110,9 @@ int nl_link_master(const char *ns, const char *ifname, const char *master)
 	return nl_fail(err, &s, ns, "set %s master %s", ifname, master);
 }
 
-int nl_link_delete(const char *ns, const char *ifname)
+/* gone: -ENODEV is 0, unsaid (a veth end goes with its peer's namespace,
+ * some time after it) */
+static int link_delete(const char *ns, const char *ifname, bool gone)
 {
 	char buf[NL_BUF_SIZE];
 	struct nl_sock s = { .fd = -1 };
@@ -123,7 +125,19 @@ int nl_link_delete(const char *ns, const char *ifname)
 		err = ifindex < 0 ? ifindex : nl_talk(&s, nl_msg_link_delete(buf, ifindex));
 	}
 	nl_close(&s);
+	if (gone && err == -ENODEV)
+		return 0;
 	return nl_fail(err, &s, ns, "delete %s", ifname);
+}
+
+int nl_link_delete(const char *ns, const char *ifname)
+{
+	return link_delete(ns, ifname, false);
+}
+
+int nl_link_delete_gone(const char *ns, const char *ifname)
+{
+	return link_delete(ns, ifname, true);
 }
 
 int nl_bridge_add(const char *ns, const char *name, unsigned int mtu)

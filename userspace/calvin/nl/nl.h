@@ -39,6 +39,9 @@ int nl_veth_add(const struct nl_veth_end *a, const struct nl_veth_end *b);
 int nl_link_up(const char *ns, const char *ifname, unsigned int mtu);
 /* ip link delete IFNAME */
 int nl_link_delete(const char *ns, const char *ifname);
+/* The same, and 0 when IFNAME is not there (a veth end goes with its
+ * peer's namespace, some time after it). */
+int nl_link_delete_gone(const char *ns, const char *ifname);
 /* ip tuntap add dev NAME mode tap: a persistent tap of no owner, which a
  * VM opens later. */
 int nl_tap_add(const char *name);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* ovn-nbctl, run by its absolute path with an argv (see ovn.h for why
- * this client): its output kept, its first error line said. */
+/* ovn-nbctl and ovs-vsctl, run by their absolute paths with an argv (see
+ * ovn.h for why these clients): output kept, the first error line said. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -98,23 +98,17 @@ static pid_t spawn(const char *const argv[], int out[2], int err[2])
 	_exit(127);
 }
 
-int ovn_nbctl(const struct ovn_nb *nb, unsigned int timeout_s, const char *const args[], char *out,
-	      size_t out_len, char *err, size_t err_len)
+/* Run argv (argv[0] the tool's path) with its output kept and its first
+ * error line said; tool names it in the errors. */
+static int run_ctl(const char *tool, unsigned int timeout_s, const char *const argv[], char *out,
+		   size_t out_len, char *err, size_t err_len)
 {
-	const char *path = tool_path("ovn-nbctl"), *argv[MAX_ARGS];
-	char db[CALVIN_URI_MAX + 8], timeout[32], line[512], *nl;
+	char line[512], *nl;
 	int o[2], e[2], status, rc;
 	pid_t pid;
 
-	err[0] = out[0] = '\0';
-	if (!path) {
-		snprintf(err, err_len, "ovn-nbctl is not installed (Debian package ovn-common)");
-		return -ENOENT;
-	}
-	snprintf(timeout, sizeof(timeout), "--timeout=%u", timeout_s);
-	rc = make_argv(path, nb, db, sizeof(db), timeout, args, argv);
-	if (rc || pipe2(o, O_CLOEXEC) < 0)
-		return rc ? rc : -errno;
+	if (pipe2(o, O_CLOEXEC) < 0)
+		return -errno;
 	if (pipe2(e, O_CLOEXEC) < 0) {
 		rc = -errno;
 		close(o[0]);
@@ -143,6 +137,53 @@ int ovn_nbctl(const struct ovn_nb *nb, unsigned int timeout_s, const char *const
 	nl = strchr(line, '\n');
 	if (nl)
 		*nl = '\0';
-	snprintf(err, err_len, "%s", line[0] ? line : "ovn-nbctl failed without a word");
+	if (line[0])
+		snprintf(err, err_len, "%s", line);
+	else
+		snprintf(err, err_len, "%s failed without a word", tool);
 	return -EIO;
+}
+
+int ovn_nbctl(const struct ovn_nb *nb, unsigned int timeout_s, const char *const args[], char *out,
+	      size_t out_len, char *err, size_t err_len)
+{
+	const char *path = tool_path("ovn-nbctl"), *argv[MAX_ARGS];
+	char db[CALVIN_URI_MAX + 8], timeout[32];
+	int rc;
+
+	err[0] = out[0] = '\0';
+	if (!path) {
+		snprintf(err, err_len, "ovn-nbctl is not installed (Debian package ovn-common)");
+		return -ENOENT;
+	}
+	snprintf(timeout, sizeof(timeout), "--timeout=%u", timeout_s);
+	rc = make_argv(path, nb, db, sizeof(db), timeout, args, argv);
+	return rc ? rc : run_ctl("ovn-nbctl", timeout_s, argv, out, out_len, err, err_len);
+}
+
+int ovs_vsctl(const char *db, unsigned int timeout_s, const char *const args[], char *out,
+	      size_t out_len, char *err, size_t err_len)
+{
+	const char *path = tool_path("ovs-vsctl"), *argv[MAX_ARGS];
+	char dbarg[CALVIN_URI_MAX + 8], timeout[32];
+	unsigned int n = 0, i;
+
+	err[0] = out[0] = '\0';
+	if (!path) {
+		snprintf(err, err_len,
+			 "ovs-vsctl is not installed (Debian package openvswitch-switch)");
+		return -ENOENT;
+	}
+	snprintf(dbarg, sizeof(dbarg), "--db=%s", db);
+	snprintf(timeout, sizeof(timeout), "--timeout=%u", timeout_s);
+	argv[n++] = path;
+	argv[n++] = dbarg;
+	argv[n++] = timeout;
+	for (i = 0; args[i]; i++) {
+		if (n + 1 >= MAX_ARGS)
+			return -E2BIG;
+		argv[n++] = args[i];
+	}
+	argv[n] = NULL;
+	return run_ctl("ovs-vsctl", timeout_s, argv, out, out_len, err, err_len);
 }

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "spec/spec.h"
 #include "state.h"
@@ -56,5 +57,37 @@ int ovn_ports_wait_up(const struct ovn_nb *nb, char ports[][OVN_UUID_LEN + 1], u
  * reached, says in one line what is left and where, and returns -EAGAIN:
  * the journal stays for a later `down`. */
 int ovn_links_destroy(struct chain_state *s);
+
+/* nbctl.c: ovs-vsctl --db=DB --timeout=N ARGS..., as ovn_nbctl(). */
+int ovs_vsctl(const char *db, unsigned int timeout_s, const char *const args[], char *out,
+	      size_t out_len, char *err, size_t err_len);
+
+/* local.c: this host's Open vSwitch, which its namespaces join OVN
+ * through: CALVIN_OVS_DB (default unix:/run/openvswitch/db.sock) in the
+ * network namespace CALVIN_OVS_NETNS (default: calvin's own). 0, or
+ * -EINVAL with one line said. */
+struct ovs_local {
+	char db[256];
+	char netns[64]; /* "" here */
+	char bridge[16];
+};
+int ovs_local(struct ovs_local *o);
+/* A node's interface on a link between hosts. */
+struct ovs_join {
+	const char *chain;
+	const char *node_ns, *ifname; /* the node's namespace and interface */
+	const uint8_t *mac;	      /* its MAC */
+	const char *port;	      /* the bridge's end (an interface name) */
+	const char *lsp;	      /* the OVN logical switch port it binds */
+	unsigned int mtu;
+};
+/* Journal the port, make the veth (checksums in software at both ends:
+ * OVS's userspace datapath does not fill them in), and add its end to the
+ * bridge with external_ids:iface-id=LSP. 0 or -errno with one line. */
+int ovs_port_join(struct chain_state *s, const struct ovs_local *o, const struct ovs_join *j);
+/* down: every journalled port off its bridge, its veth deleted. A
+ * database that does not answer: one line of what is left where,
+ * -EAGAIN (the journal stays). */
+int ovs_ports_destroy(struct chain_state *s);
 
 #endif /* CALVIN_OVN_H */
