@@ -3,7 +3,7 @@
 #
 #   make          install missing Debian packages, build everything
 #   make run      deploy the reference chain, probe it, print the report, tear down
-#   make test     unit, bpf, fuzz (short) and integration tests
+#   make test     unit, bpf, fuzz (short), integration, vm and multihost tests
 #   make fuzz     long fuzzing runs
 #   make install  calvin, calvin-vnf, its hand-over XDP object and the man page
 #                 under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
@@ -15,14 +15,15 @@ B := build
 # iperf3 and rt-tests (cyclictest) for calvin bench, bc and openssl for
 # bench/sharing.sh and bench/user.sh, strace for bench/updown.sh, perl for a
 # test's attacker; iproute2 and ethtool for the tests (calvin runs neither);
-# libmicrohttpd for calvin monitor's /metrics, prometheus for its test.
+# libmicrohttpd for calvin monitor's /metrics, prometheus for its test;
+# Open vSwitch and OVN for the simulated edge hosts of tests/multihost.
 DEB_PKGS := build-essential pkg-config clang llvm libbpf-dev libxdp-dev xdp-tools bpftool \
 	gcc-multilib libdpdk-dev libssl-dev libisal-dev libyaml-dev libjson-c-dev libcmocka-dev \
 	libmnl-dev libclang-rt-14-dev iproute2 iputils-ping ethtool sockperf procps gnuplot-nox \
 	stress-ng iperf3 rt-tests bc openssl strace perl \
 	qemu-system-x86 busybox-static cpio zstd kmod \
 	libvirt-dev libvirt-daemon-system libvirt-clients libvirt-daemon-driver-qemu \
-	libmicrohttpd-dev prometheus
+	libmicrohttpd-dev prometheus openvswitch-switch ovn-central ovn-host
 
 CC := gcc
 CLANG := clang

@@ -20,6 +20,17 @@ cat "$TMP/report.json"
 check_hops "$TMP/raw" 1000 "0/0 1/0 1/1 0/1" || fail "raw probe records"
 
 grep -q '"verdict"' "$TMP/report.json" || fail "report has no verdict"
+
+# the long options as the README and --help spell them: paced at a rate and
+# size, then ping-pong; the report says what was asked
+$CALVIN --json probe --count 50 --rate 500 --size 300 $C >"$TMP/long.json" ||
+	fail "calvin --json probe --count --rate --size failed"
+grep -q '"mode": *"paced"' "$TMP/long.json" && [ "$(json_num rate <"$TMP/long.json")" = 500 ] &&
+	[ "$(json_num size <"$TMP/long.json")" = 300 ] && [ "$(json_num received <"$TMP/long.json")" = 50 ] ||
+	fail "--count 50 --rate 500 --size 300 not what the report says: $(head -c 400 "$TMP/long.json")"
+$CALVIN --json probe --ping-pong --count 30 $C >"$TMP/pp.json" || fail "calvin probe --ping-pong failed"
+grep -q '"mode": *"ping-pong"' "$TMP/pp.json" && [ "$(json_num received <"$TMP/pp.json")" = 30 ] ||
+	fail "--ping-pong --count 30 not what the report says: $(head -c 400 "$TMP/pp.json")"
 $CALVIN status $C || fail "calvin status failed"
 $CALVIN down $C || fail "calvin down failed"
 assert_clean $C

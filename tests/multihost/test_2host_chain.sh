@@ -63,6 +63,18 @@ $CALVIN -j status $C >"$TMP/status.json" 2>"$TMP/err" || fail "calvin status: $(
 grep -q '"rx_packets":[1-9]' "$TMP/status.json" || fail "fwd-k's counters through the channel: $(cat "$TMP/status.json")"
 echo "ok: status read the remote VNFs through libvirt's channel"
 
+# no supervisor yet across hosts: up says so, status too, supervise refuses
+grep -q "^chain $C spans hosts: no supervisor watches or monitors it" "$TMP/up" ||
+	fail "up did not say the chain runs unsupervised: $(cat "$TMP/up")"
+$CALVIN status $C >"$TMP/status.txt" 2>&1 || fail "calvin status: $(cat "$TMP/status.txt")"
+grep -q "unsupervised: a chain across hosts" "$TMP/status.txt" ||
+	fail "status does not say why it is unsupervised: $(cat "$TMP/status.txt")"
+rc=0
+$CALVIN supervise $C >"$TMP/sup.out" 2>&1 || rc=$?
+[ "$rc" = 4 ] && [ "$(wc -l <"$TMP/sup.out")" = 1 ] && grep -q "spans hosts" "$TMP/sup.out" ||
+	fail "calvin supervise of a chain across hosts: exit $rc, $(cat "$TMP/sup.out")"
+echo "ok: unsupervised across hosts, said by up and status; supervise refuses it (exit 4)"
+
 # nothing of the chain anywhere: this host, a, b, OVN
 assert_gone() { # WHEN
 	[ ! -e "$CALVIN_RUN_DIR/$C.state" ] || fail "$1: the journal is left"

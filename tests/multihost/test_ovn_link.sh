@@ -109,7 +109,7 @@ rc=$?
 [ $rc -eq 0 ] || fail "plan of the two-host chain exited $rc, want 0: $(cat "$TMP/err")"
 ncpu=$(nproc --all)
 for h in a b; do
-	grep -q "^host $h: CPUs 0-$((ncpu - 1)) (NUMA node0 0-$((ncpu - 1))), from its libvirt; there calvin pins each VM's vCPUs and emulator threads only: it cannot isolate CPUs, move IRQs or set cpusets$" "$TMP/plan" ||
+	grep -q "^host $h: CPUs 0-$((ncpu - 1)) (NUMA node0 0-$((ncpu - 1))), from its libvirt; there a VM's vCPUs float (this build does not pin VMs on other hosts), and calvin cannot isolate CPUs, move IRQs or set cpusets$" "$TMP/plan" ||
 		fail "plan has no line for host $h: $(cat "$TMP/plan")"
 done
 echo "ok: $(grep '^host b' "$TMP/plan")"

@@ -81,8 +81,8 @@ static int host_cpus_show(const struct calvin_host_spec *h)
 		if (calvin_topology_node_cpus(t, n, &m))
 			printf("%snode%d %s", n ? ", " : " (NUMA ", n,
 			       calvin_cpumask_list(&m, node, sizeof(node)));
-	printf("%s, from its libvirt; there calvin pins each VM's vCPUs and emulator "
-	       "threads only: it cannot isolate CPUs, move IRQs or set cpusets\n",
+	printf("%s, from its libvirt; there a VM's vCPUs float (this build does not pin "
+	       "VMs on other hosts), and calvin cannot isolate CPUs, move IRQs or set cpusets\n",
 	       t->nr_nodes ? ")" : "");
 	free(t);
 	return 0;

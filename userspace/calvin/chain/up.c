@@ -370,7 +370,7 @@ int chain_up(const struct calvin_chain_spec *spec, const struct calvin_spec_text
 	if (spec->nr_hosts && !supervise_off) {
 		supervise_off = true;
 		if (!calvin_json)
-			printf("chain %s spans hosts: no supervisor watches it (supervision "
+			printf("chain %s spans hosts: no supervisor watches or monitors it (supervision "
 			       "of VMs on other hosts is not built)\n",
 			       spec->name);
 	}
