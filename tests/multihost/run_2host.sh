@@ -14,7 +14,7 @@ CALVIN=build/calvin
 C=tactile-2host
 COUNT=${COUNT:-1000}
 [ "$(id -u)" = 0 ] || { echo "run_2host: needs root (namespaces, Open vSwitch, libvirtd)" >&2; exit 2; }
-[ -f build/vm-images/cloud/vmlinuz ] || { echo "run_2host: no guest image; run make vm-image" >&2; exit 2; }
+make -C vm-images >/dev/null || { echo "run_2host: cannot build the guest image (make vm-image)" >&2; exit 2; }
 trap '$CALVIN down $C; $SIM down >/dev/null' EXIT
 $SIM up 2 >/dev/null || { echo "run_2host: sim.sh up 2 failed" >&2; exit 1; }
 . "$SIM_DIR/env"

@@ -21,7 +21,9 @@ require_sim
 CALVIN=build/calvin
 C=tactile-2host
 [ -x $CALVIN ] || skip "calvin is not built (run make)"
-[ -f build/vm-images/cloud/vmlinuz ] || skip "no guest image (run make vm-image)"
+# rebuilt when calvin's binaries changed, so the guests never run an older agent
+make -C vm-images >"$TMP/image.log" 2>&1 ||
+	skip "cannot build the guest image (make vm-image): $(tail -n 1 "$TMP/image.log")"
 trap '$CALVIN down $C >/dev/null 2>&1; $SIM down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 $SIM up 2 >"$TMP/sim" 2>&1 || fail "sim.sh up 2: $(tail -n 3 "$TMP/sim")"
 . "$SIM_DIR/env"
