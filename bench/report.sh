@@ -195,7 +195,8 @@ tp_row() { pick "$TP" '/^\|/ && NF == 8 && $2 ~ /^ *'"$1"'/' "$2"; }
 tp_c=$(f "$(us "$(tp_row 'calvin-vnf forward, as' 5)")" testpmd "$TP")
 tp_t=$(f "$(us "$(tp_row 'dpdk-testpmd: mac' 5)")" testpmd "$TP")
 tp_r=$(f "$(tp_row 'calvin-vnf forward, as' 7)" testpmd "$TP")
-co() { f "$(pick $CO "\$2 ~ /$1/ && \$3 ~ /$2/" 5)" coloc "$CO"; }
+# the wait mode's cell whole: "yield" is not "yield-fair"
+co() { f "$(pick $CO "\$2 ~ /$1/ && trim(\$3) == \"$2\"" 5)" coloc "$CO"; }
 co_cy=$(co crypt yield) co_cw=$(co crypt wakeup) co_ny=$(co nc yield) co_nw=$(co nc wakeup)
 vx=$(f "$(cell $V xdp 3)" vm-links "$V") vb=$(f "$(cell $V bridge 3)" vm-links "$V")
 fv() { f "$1" vm-pinning "$VP"; }
