@@ -31,4 +31,22 @@ static inline void spec_refusals(const struct spec_refusal *bad, size_t n)
 	}
 }
 
+/* Two texts that both parse, where next against old is a settings change
+ * (no refusal) and a text against itself is none; d gets next against old,
+ * same next against itself. */
+static inline void spec_settings_change(const char *old, const char *next,
+					struct calvin_spec_diff *d, struct calvin_spec_diff *same)
+{
+	static struct calvin_chain_spec a, b;
+	char err[CALVIN_ERR_MAX];
+
+	assert_int_equal(calvin_spec_parse(old, strlen(old), "t.yaml", &a, err, sizeof(err)), 0);
+	assert_int_equal(calvin_spec_parse(next, strlen(next), "t.yaml", &b, err, sizeof(err)), 0);
+	calvin_spec_diff(&a, &b, d);
+	assert_string_equal(d->refused, "");
+	assert_true(d->settings);
+	calvin_spec_diff(&b, &b, same);
+	assert_false(same->settings);
+}
+
 #endif /* CALVIN_TEST_SPEC_FIXTURE_H */
