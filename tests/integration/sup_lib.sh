@@ -4,7 +4,9 @@
 # probes saw it. Sourced after lib.sh, not run.
 
 sup_pid() { pgrep -f "calvin supervise $1\$"; }
-# Is PID running (a zombie whose parent is gone is not)?
+# Is PID running (a zombie whose parent is gone is not)? A multi-threaded
+# process's leader turns zombie while its other threads still exit and
+# still hold its files, so "not alive" does not mean its locks are free.
 alive() { [ -e /proc/$1 ] && ! grep -q '^[0-9]* (.*) Z' /proc/$1/stat 2>/dev/null; }
 vnf_pid() { pgrep -f "calvin-vnf --chain $1 --name $2 "; }
 
@@ -53,12 +55,16 @@ probes_pass() { # CHAIN COUNT
 
 # A VNF that dies at once on every start: hold its DPDK runtime's config
 # lock, as a second primary process would (its EAL refuses to start), in
-# the background (PID in LOCKER) until killed. Needs perl.
+# the background (PID in LOCKER) until killed. Needs perl. The VNF killed
+# before may still be exiting (see alive): retry the lock for up to 30 s.
 dpdk_lock_hold() { # CHAIN VNF
 	perl -e 'use Fcntl; open(my $f, "+<", $ARGV[0]) or die "$!"; $| = 1;
 		my $l = pack("s s x4 q q i x4", F_WRLCK, 0, 0, 0, 0);
-		fcntl($f, F_SETLK, $l) or die "lock: $!";
+		for (my $i = 0; !fcntl($f, F_SETLK, $l); $i++) {
+			die "lock: $!" if $i >= 300;
+			select(undef, undef, undef, 0.1); }
 		print "locked\n"; sleep 600' /var/run/dpdk/calvin-$1.$2/config >"$TMP/lock" 2>&1 &
 	LOCKER=$!
-	wait_until "the config lock held" grep -q locked "$TMP/lock"
+	wait_until "the config lock held" eval 'grep -q locked "$TMP/lock" || ! kill -0 $LOCKER'
+	grep -q locked "$TMP/lock" || fail "the config lock: $(cat "$TMP/lock")"
 }
