@@ -25,6 +25,42 @@ require_sim() {
 	ip netns del csim-probe.$$
 }
 
+# What a test of chain $C across simulated hosts a and b starts from: the
+# guest image (rebuilt when calvin's binaries changed, so the guests never
+# run an older agent), the hosts up, their environment (CALVIN_SIM_*), a
+# journal folder of the test's own, and host a's Open vSwitch standing for
+# this host's; on exit, `calvin down [DOWN-OPTION] $C` and the hosts down.
+two_hosts_up() { # [DOWN-OPTION]
+	CALVIN=build/calvin
+	[ -x $CALVIN ] || skip "calvin is not built (run make)"
+	make -C vm-images >"$TMP/image.log" 2>&1 ||
+		skip "cannot build the guest image (make vm-image): $(tail -n 1 "$TMP/image.log")"
+	DOWN_OPTION=${1:-}
+	trap '$CALVIN down $DOWN_OPTION $C >/dev/null 2>&1; $SIM down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+	$SIM up 2 >"$TMP/sim" 2>&1 || fail "sim.sh up 2: $(tail -n 3 "$TMP/sim")"
+	. "$SIM_DIR/env"
+	export CALVIN_RUN_DIR=$TMP/run
+	export CALVIN_OVS_DB=unix:$SIM_DIR/a/root/run/openvswitch/db.sock CALVIN_OVS_NETNS=$CALVIN_SIM_NETNS_a
+}
+
+# The OVN ports and the OVS ports (on host a's Open vSwitch, this host's
+# stand-in) of chain $C.
+chain_lsps() { nbctl --bare --columns=name find Logical_Switch_Port external_ids:calvin-chain=$C; }
+chain_ovs_ports() { $SIM exec a ovs-vsctl --bare --columns=name find Interface external_ids:calvin-chain=$C; }
+
+# Nothing of chain $C anywhere: its journal here, its domains on a and b,
+# its switches and ports in OVN, its OVS ports, its namespaces.
+chain_gone() { # WHEN
+	[ ! -e "$CALVIN_RUN_DIR/$C.state" ] || fail "$1: the journal is left"
+	virsh -c "$CALVIN_SIM_URI_a" list --all --name | grep -q "calvin-$C" && fail "$1: a domain is left on a"
+	virsh -c "$CALVIN_SIM_URI_b" list --all --name | grep -q "calvin-$C" && fail "$1: a domain is left on b"
+	[ -z "$(chain_lsps)" ] || fail "$1: OVN ports are left: $(chain_lsps)"
+	[ -z "$(nbctl --bare --columns=name find Logical_Switch external_ids:calvin-chain=$C)" ] || fail "$1: a switch is left"
+	[ -z "$(chain_ovs_ports)" ] || fail "$1: OVS ports are left on a: $(chain_ovs_ports)"
+	ip netns list | grep -q "^calvin-$C\." && fail "$1: a namespace is left: $(ip netns list | grep "calvin-$C")"
+	return 0
+}
+
 sbctl() { ovn-sbctl --db="$CALVIN_SIM_SB" --timeout=10 "$@"; }
 nbctl() { ovn-nbctl --db="$CALVIN_SIM_NB" --timeout=10 "$@"; }
 

@@ -10,27 +10,15 @@
 # links across clock domains are estimated with a bound, `calvin status`
 # reads the remote VNFs' counters through libvirt's channel stream, and
 # `down` with b's libvirtd stopped says what is left there and a later
-# `down` finishes, leaving nothing on this host, on a, on b or in OVN; so
-# does `down` after SIGKILL of `up` right after each kind of remote
-# resource is journalled.
+# `down` finishes, leaving nothing on this host, on a, on b or in OVN
+# (SIGKILL at every step: test_2host_crash.sh).
 # Run it under the machine lock: flock /tmp/calvin-net.lock bash tests/multihost/test_2host_chain.sh
 # shellcheck disable=SC2086 # $SIM is the script with its interpreter
 . "$(dirname "$0")/lib.sh"
 trap 'rm -rf "$TMP"' EXIT
 require_sim
-CALVIN=build/calvin
 C=tactile-2host
-[ -x $CALVIN ] || skip "calvin is not built (run make)"
-# rebuilt when calvin's binaries changed, so the guests never run an older agent
-make -C vm-images >"$TMP/image.log" 2>&1 ||
-	skip "cannot build the guest image (make vm-image): $(tail -n 1 "$TMP/image.log")"
-trap '$CALVIN down $C >/dev/null 2>&1; $SIM down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
-$SIM up 2 >"$TMP/sim" 2>&1 || fail "sim.sh up 2: $(tail -n 3 "$TMP/sim")"
-. "$SIM_DIR/env"
-export CALVIN_RUN_DIR=$TMP/run
-export CALVIN_OVS_DB=unix:$SIM_DIR/a/root/run/openvswitch/db.sock CALVIN_OVS_NETNS=$CALVIN_SIM_NETNS_a
-ours() { nbctl --bare --columns=name find Logical_Switch_Port external_ids:calvin-chain=$C; }
-ovs_ours() { $SIM exec a ovs-vsctl --bare --columns=name find Interface external_ids:calvin-chain=$C; }
+two_hosts_up
 
 t0=$(now_ms)
 $CALVIN up chains/tactile-2host.yaml >"$TMP/up" 2>"$TMP/err" || fail "up: $(cat "$TMP/err")"
@@ -38,13 +26,13 @@ up_ms=$(($(now_ms) - t0))
 cat "$TMP/up"
 virsh -c "$CALVIN_SIM_URI_a" domstate calvin-$C.fwd-k 2>/dev/null | grep -q running || fail "fwd-k's VM is not running on a"
 virsh -c "$CALVIN_SIM_URI_b" domstate calvin-$C.fwd-u 2>/dev/null | grep -q running || fail "fwd-u's VM is not running on b"
-ports=$(ours)
+ports=$(chain_lsps)
 [ "$(wc -w <<<"$ports")" = 6 ] || fail "not 6 OVN ports of the chain: $ports"
 for p in $ports; do
 	c=$(sbctl --bare --columns=chassis find Port_Binding logical_port="$p")
 	[ -n "$c" ] || fail "port $p is not bound"
 done
-[ "$(wc -w <<<"$(ovs_ours)")" = 2 ] || fail "not 2 ports of this host's namespaces on the OVS: $(ovs_ours)"
+[ "$(wc -w <<<"$(chain_ovs_ports)")" = 2 ] || fail "not 2 ports of this host's namespaces on the OVS: $(chain_ovs_ports)"
 grep -q "^ovsport .*@$CALVIN_SIM_NETNS_a $CALVIN_OVS_DB$" "$CALVIN_RUN_DIR/$C.state" || fail "no OVS port journalled"
 echo "ok: up in $up_ms ms: VMs on a and b, 6 ports bound, 2 OVS ports of this host"
 
@@ -77,18 +65,6 @@ $CALVIN supervise $C >"$TMP/sup.out" 2>&1 || rc=$?
 	fail "calvin supervise of a chain across hosts: exit $rc, $(cat "$TMP/sup.out")"
 echo "ok: unsupervised across hosts, said by up and status; supervise refuses it (exit 4)"
 
-# nothing of the chain anywhere: this host, a, b, OVN
-assert_gone() { # WHEN
-	[ ! -e "$CALVIN_RUN_DIR/$C.state" ] || fail "$1: the journal is left"
-	virsh -c "$CALVIN_SIM_URI_a" list --all --name | grep -q "calvin-$C" && fail "$1: a domain is left on a"
-	virsh -c "$CALVIN_SIM_URI_b" list --all --name | grep -q "calvin-$C" && fail "$1: a domain is left on b"
-	[ -z "$(ours)" ] || fail "$1: OVN ports are left: $(ours)"
-	[ -z "$(nbctl --bare --columns=name find Logical_Switch external_ids:calvin-chain=$C)" ] || fail "$1: a switch is left"
-	[ -z "$(ovs_ours)" ] || fail "$1: OVS ports are left on a: $(ovs_ours)"
-	ip netns list | grep -q "^calvin-$C\." && fail "$1: a namespace is left: $(ip netns list | grep "calvin-$C")"
-	return 0
-}
-
 # --- a host that does not answer: down says what is left there; a later down finishes
 $SIM libvirtd b stop >/dev/null || fail "cannot stop b's libvirtd"
 $CALVIN down $C 2>"$TMP/err"
@@ -99,22 +75,8 @@ grep -q "$CALVIN_SIM_URI_b" "$TMP/err" || fail "down did not say what is left on
 [ -e "$CALVIN_RUN_DIR/$C.state" ] || fail "down dropped the journal with b unreachable"
 echo "ok: with b's libvirtd stopped, down said: $(head -n 1 "$TMP/err")"
 $CALVIN down $C 2>"$TMP/err" || fail "the later down: $(cat "$TMP/err")"
-assert_gone "down"
+chain_gone "down"
 $CALVIN down $C || fail "a second down failed"
 echo "ok: the later down left nothing here, on a, on b or in OVN (guest images stay in the pools as the cache)"
 
-# --- SIGKILL right after the first entry of each kind of remote resource,
-# counted in the journal of an up with the images already in the pools
-$CALVIN up chains/tactile-2host.yaml >/dev/null 2>"$TMP/err" || fail "up again: $(cat "$TMP/err")"
-cp "$CALVIN_RUN_DIR/$C.state" "$TMP/journal"
-$CALVIN down $C 2>/dev/null || fail "down after up again failed"
-for kind in ovnls ovnlsp lvvol domain ovsport; do
-	n=$(grep -n "^$kind " "$TMP/journal" | head -n 1 | cut -d: -f1)
-	[ -n "$n" ] || fail "the journal has no $kind entry"
-	CALVIN_CRASH_AFTER=$n $CALVIN up chains/tactile-2host.yaml >/dev/null 2>&1
-	[ $? -eq 137 ] || fail "up with CALVIN_CRASH_AFTER=$n was not killed"
-	$CALVIN down $C 2>"$TMP/err" || fail "down after SIGKILL at $kind (entry $n): $(cat "$TMP/err")"
-	assert_gone "down after SIGKILL at $kind (entry $n)"
-done
-echo "ok: SIGKILL after the first ovnls, ovnlsp, lvvol, domain and ovsport entry, then down: nothing left"
 echo PASS
