@@ -100,7 +100,7 @@ pc = $(shell pkg-config $(1) 2>/dev/null)
 
 .PHONY: all deps run run-multihost test test-unit test-bpf test-fuzz test-integration test-vm test-multihost fuzz clean \
 	format bench bench-kernel bench-user bench-sharing bench-coloc bench-testpmd bench-vm-links \
-	bench-updown bench-monitor bench-heal bench-soak install vm-image vm-binaries
+	bench-updown bench-monitor bench-clock bench-heal bench-soak install vm-image vm-binaries
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory build
 
@@ -189,6 +189,12 @@ bench-updown: all
 # none, in alternating rounds (flock /tmp/calvin-net.lock make bench-monitor)
 bench-monitor: all $(B)/bench/rounds_table
 	bench/monitor.sh
+
+# The in-band clock offset estimate against the true offset (0 on chains of
+# namespaces), per link, in rounds; fails when an error is outside its
+# bound (flock /tmp/calvin-net.lock make bench-clock)
+bench-clock: all $(B)/bench/clock_truth
+	bench/clock.sh
 
 # calvin-vnf against dpdk-testpmd on the same ports and CPU, with the
 # suspects of calvin's tail one at a time (hold the lock:

@@ -3,7 +3,7 @@
 # `make bench`: every benchmark, with settings that finish in about
 # 16 minutes on a 2-CPU machine (it says so when a run took over 20), then
 # bench/REPORT.md from what they measured (bench/report.sh). Not here, each
-# a target of its own: bench/updown.sh, bench/heal.sh (about 8 minutes)
+# a target of its own: bench/clock.sh, bench/updown.sh, bench/heal.sh (about 8 minutes)
 # and bench/soak.sh (30 minutes). Runs, in order: bench/kernel.sh,
 # bench/user.sh, bench/testpmd.sh, bench/sharing.sh (twice: BENCH_SET=coloc too),
 # bench/monitor.sh, and `calvin bench` baseline, pinning, wakeup and throughput on
