@@ -5,6 +5,9 @@
 # a VNF killed stays dead. A later `up` of the same file without the flag
 # attaches a supervisor, which restarts the dead VNF; `up --no-supervise`
 # of a supervised chain stops its supervisor (and its monitor).
+# `up --monitor --no-supervise` is refused (nobody would start the
+# monitor); a chain file's monitor: section with --no-supervise is said
+# not to run.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/sup_lib.sh"
 require_root
@@ -13,6 +16,12 @@ C=t-supoff
 RUN=${CALVIN_RUN_DIR:-/run/calvin}
 SPEC=$(spec_copy chains/tactile-fwd.yaml $C)
 trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
+
+# 0. --monitor needs the supervisor that runs it: refused before anything is made
+expect_bad "monitor asks the chain's supervisor .*--no-supervise runs none" \
+	$CALVIN up --monitor --no-supervise "$SPEC"
+[ ! -e $RUN/$C.state ] && ! ip netns list | grep -q "^calvin-$C\." ||
+	fail "up --monitor --no-supervise left the chain half made"
 
 # 1. deployed unsupervised
 $CALVIN up --no-supervise "$SPEC" >"$TMP/up" 2>&1 || fail "up --no-supervise: $(cat "$TMP/up")"
@@ -51,6 +60,14 @@ grep -q "its supervisor is stopped" "$TMP/up" || fail "up --no-supervise said: $
 [ "$(vnf_pid $C fwd-u)" = "$VNF" ] || fail "the data path was touched"
 $CALVIN status $C | grep -q "^  unsupervised: brought up with --no-supervise" || fail "status: $($CALVIN status $C)"
 probes_pass $C 200
+$CALVIN down $C >/dev/null 2>&1 || fail "down failed"
+assert_clean $C
+
+# 5. a monitor: section, --no-supervise: up says it does not run
+printf 'monitor:\n  rate: 10\n' >>"$SPEC"
+$CALVIN up --no-supervise "$SPEC" >"$TMP/up" 2>&1 || fail "up --no-supervise: $(cat "$TMP/up")"
+grep -q "^chain $C: its monitor: section is not run" "$TMP/up" || fail "up did not say the monitor does not run: $(cat "$TMP/up")"
+has_mon && fail "a monitor runs"
 $CALVIN down $C >/dev/null 2>&1 || fail "down failed"
 assert_clean $C
 echo ok

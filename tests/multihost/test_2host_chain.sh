@@ -64,6 +64,8 @@ $CALVIN supervise $C >"$TMP/sup.out" 2>&1 || rc=$?
 [ "$rc" = 4 ] && [ "$(wc -l <"$TMP/sup.out")" = 1 ] && grep -q "spans hosts" "$TMP/sup.out" ||
 	fail "calvin supervise of a chain across hosts: exit $rc, $(cat "$TMP/sup.out")"
 echo "ok: unsupervised across hosts, said by up and status; supervise refuses it (exit 4)"
+expect_bad "monitor asks the chain's supervisor .*a chain across hosts runs none" \
+	$CALVIN up --monitor chains/tactile-2host.yaml
 
 # --- a host that does not answer: down says what is left there; a later down finishes
 $SIM libvirtd b stop >/dev/null || fail "cannot stop b's libvirtd"

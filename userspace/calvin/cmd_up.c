@@ -59,6 +59,19 @@ static int admit_check(const struct calvin_chain_spec *spec)
 	const struct calvin_probe_spec *p = &up.probe.p;
 	char path[4096];
 
+	if (up.monitor && (supervise_off || spec->nr_hosts)) {
+		/* the supervisor starts the monitor: without one it would
+		 * never run, and up would have said nothing */
+		calvin_err("--monitor asks the chain's supervisor to run 'calvin monitor', and %s "
+			   "runs none: run 'calvin monitor %s' yourself, or leave %s out",
+			   spec->nr_hosts ? "a chain across hosts" : "--no-supervise", spec->name,
+			   spec->nr_hosts ? "--monitor" : "one of them");
+		return CALVIN_EXIT_USAGE;
+	}
+	if (spec->monitor.on && supervise_off && !calvin_json)
+		printf("chain %s: its monitor: section is not run: the supervisor runs it, and "
+		       "--no-supervise starts none ('calvin monitor %s' runs one by hand)\n",
+		       spec->name, spec->name);
 	if (!up.admit) {
 		if (!p->count && !p->rate && !p->mode && !p->size)
 			return 0;
