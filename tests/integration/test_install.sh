@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-# `make install DESTDIR=... PREFIX=...`: calvin, calvin-vnf, its hand-over
+# `make install DESTDIR=... PREFIX=...`: calvin, calvin-vnf, calvin-relay, the hand-over
 # XDP object and the man page where they belong; the installed calvin runs
 # --help, and deploys and probes a chain with a kernel and a user VNF from
 # what was installed alone: the kernel VNF's, the server's and the probe
@@ -13,7 +13,7 @@ PREFIX=/opt/calvin-test
 # a make of the suite's own must not take the outer make's jobserver
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s install DESTDIR="$ROOT" PREFIX=$PREFIX \
 	>"$TMP/make.log" 2>&1 || fail "make install failed: $(tail -n 5 "$TMP/make.log")"
-for f in sbin/calvin lib/calvin/calvin-vnf lib/calvin/kernel/handover.bpf.o \
+for f in sbin/calvin lib/calvin/calvin-vnf lib/calvin/calvin-relay lib/calvin/kernel/handover.bpf.o \
 	share/man/man8/calvin.8; do
 	[ -f "$ROOT$PREFIX/$f" ] || fail "make install did not install $PREFIX/$f"
 done
@@ -25,7 +25,10 @@ grep -q '^usage: calvin' "$TMP/help" || fail "the installed calvin --help printe
 $CALVIN help run | grep -q '^usage: calvin run' || fail "the installed calvin help run failed"
 MANWIDTH=200 man -l "$ROOT$PREFIX/share/man/man8/calvin.8" 2>/dev/null | grep -q 'calvin probe CHAIN' ||
 	fail "the installed man page does not read"
-echo "installed under $PREFIX: calvin runs --help"
+# calvin bench's baseline runs calvin-relay from the same folder as calvin-vnf
+"$ROOT$PREFIX/lib/calvin/calvin-relay" >/dev/null 2>"$TMP/relay"
+[ $? -eq 2 ] && grep -q '^usage: calvin-relay' "$TMP/relay" || fail "the installed calvin-relay: $(cat "$TMP/relay")"
+echo "installed under $PREFIX: calvin runs --help, calvin-relay its usage"
 
 require_root
 require_netns_xdp
