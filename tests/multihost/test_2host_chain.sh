@@ -8,7 +8,9 @@
 # switch. Checks: the domains run on their hosts, every port is bound to
 # its chassis, every probe comes back with all four hop records, the
 # links across clock domains are estimated with a bound, `calvin status`
-# reads the remote VNFs' counters through libvirt's channel stream, and
+# reads the remote VNFs' counters through libvirt's channel stream, the
+# supervisor restarts a VM destroyed on a and one on b (through their
+# libvirt) and redeploys its VNF, and
 # `down` with b's libvirtd stopped says what is left there and a later
 # `down` finishes, leaving nothing on this host, on a, on b or in OVN
 # (SIGKILL at every step: test_2host_crash.sh).
@@ -53,19 +55,32 @@ $CALVIN -j status $C >"$TMP/status.json" 2>"$TMP/err" || fail "calvin status: $(
 grep -q '"rx_packets":[1-9]' "$TMP/status.json" || fail "fwd-k's counters through the channel: $(cat "$TMP/status.json")"
 echo "ok: status read the remote VNFs through libvirt's channel"
 
-# no supervisor yet across hosts: up says so, status too, supervise refuses
-grep -q "^chain $C spans hosts: no supervisor watches or monitors it" "$TMP/up" ||
-	fail "up did not say the chain runs unsupervised: $(cat "$TMP/up")"
+# --- the supervisor watches the VMs on both hosts and heals them there
+sup_vnf() { json_get "vnfs.[name=$1].$2" <"$CALVIN_RUN_DIR/$C.d/supervisor.json" 2>/dev/null; }
+restarts_are() { [ "$(sup_vnf "$1" restarts)" = "$2" ]; }
+all_back() { [ "$($CALVIN -j probe -c 20 -r 100 $C 2>/dev/null | json_num received)" = 20 ]; }
+SUP=$(pgrep -f "calvin supervise $C\$")
+[ -n "$SUP" ] || fail "no supervisor runs after up: $(cat "$TMP/up")"
+wait_until "the supervisor's report" test -s "$CALVIN_RUN_DIR/$C.d/supervisor.json"
+for hv in a:fwd-k b:fwd-u; do
+	h=${hv%%:*} v=${hv#*:}
+	uri=$(eval echo "\$CALVIN_SIM_URI_$h")
+	wait_until "$v running" eval '[ "$(sup_vnf $v state)" = running ]'
+	t0=$(now_ms)
+	virsh -c "$uri" -q destroy calvin-$C.$v >/dev/null || fail "virsh destroy of $v on $h failed"
+	# a TCG boot, the agent, the OVN port bound again
+	WAIT_DEADLINE=90 wait_until "$v restarted on $h" restarts_are $v 1
+	WAIT_DEADLINE=90 wait_until "probes through the restarted $v" all_back
+	echo "ok: $v's VM destroyed on $h: restarted there, probes pass again after $(($(now_ms) - t0)) ms"
+	[ "$(sup_vnf $v last_exit)" = "domain destroyed" ] || fail "$v: last exit $(sup_vnf $v last_exit)"
+	virsh -c "$uri" domstate calvin-$C.$v | grep -q running || fail "$v's VM does not run on $h"
+done
 $CALVIN status $C >"$TMP/status.txt" 2>&1 || fail "calvin status: $(cat "$TMP/status.txt")"
-grep -q "unsupervised: a chain across hosts" "$TMP/status.txt" ||
-	fail "status does not say why it is unsupervised: $(cat "$TMP/status.txt")"
-rc=0
-$CALVIN supervise $C >"$TMP/sup.out" 2>&1 || rc=$?
-[ "$rc" = 4 ] && [ "$(wc -l <"$TMP/sup.out")" = 1 ] && grep -q "spans hosts" "$TMP/sup.out" ||
-	fail "calvin supervise of a chain across hosts: exit $rc, $(cat "$TMP/sup.out")"
-echo "ok: unsupervised across hosts, said by up and status; supervise refuses it (exit 4)"
-expect_bad "monitor asks the chain's supervisor .*a chain across hosts runs none" \
-	$CALVIN up --monitor chains/tactile-2host.yaml
+for v in fwd-k fwd-u; do
+	grep -Eq "^  supervised $v +running +restarts 1  last exit domain destroyed" "$TMP/status.txt" ||
+		fail "status does not show $v's restart: $(cat "$TMP/status.txt")"
+done
+[ "$(pgrep -f "calvin supervise $C\$")" = "$SUP" ] || fail "the supervisor was replaced"
 
 # --- a host that does not answer: down says what is left there; a later down finishes
 $SIM libvirtd b stop >/dev/null || fail "cannot stop b's libvirtd"

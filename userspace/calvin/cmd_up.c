@@ -59,13 +59,13 @@ static int admit_check(const struct calvin_chain_spec *spec)
 	const struct calvin_probe_spec *p = &up.probe.p;
 	char path[4096];
 
-	if (up.monitor && (supervise_off || spec->nr_hosts)) {
+	if (up.monitor && supervise_off) {
 		/* the supervisor starts the monitor: without one it would
 		 * never run, and up would have said nothing */
-		calvin_err("--monitor asks the chain's supervisor to run 'calvin monitor', and %s "
-			   "runs none: run 'calvin monitor %s' yourself, or leave %s out",
-			   spec->nr_hosts ? "a chain across hosts" : "--no-supervise", spec->name,
-			   spec->nr_hosts ? "--monitor" : "one of them");
+		calvin_err("--monitor asks the chain's supervisor to run 'calvin monitor', and "
+			   "--no-supervise runs none: run 'calvin monitor %s' yourself, or leave "
+			   "one of them out",
+			   spec->name);
 		return CALVIN_EXIT_USAGE;
 	}
 	if (spec->monitor.on && supervise_off && !calvin_json)

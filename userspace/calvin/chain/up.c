@@ -364,16 +364,6 @@ int chain_up(const struct calvin_chain_spec *spec, const struct calvin_spec_text
 		calvin_err("out of memory for the journal of chain %s", spec->name);
 		return CALVIN_EXIT_FAIL;
 	}
-	/* the supervisor reads VMs through the local libvirt only: a chain
-	 * across hosts runs unsupervised, and says so, rather than have its
-	 * remote VMs taken for undefined ones */
-	if (spec->nr_hosts && !supervise_off) {
-		supervise_off = true;
-		if (!calvin_json)
-			printf("chain %s spans hosts: no supervisor watches or monitors it (supervision "
-			       "of VMs on other hosts is not built)\n",
-			       spec->name);
-	}
 	rc = chain_up_keyed(spec, text, &keys, state);
 	calvin_keyring_clear(&keys);
 	free(state);

@@ -210,23 +210,27 @@ int lv_vnf_redeploy(struct deploy *d, unsigned int n, uint32_t epoch)
 {
 	const char *node = d->nodes[n].name;
 	struct calvin_agent_msg req = { .type = CALVIN_AGENT_STOP }, reply;
-	struct calvin_channel ch;
+	struct lv_agent a = { .lc = { -1, -1 } };
 	char dom[128];
 	int err;
 
 	err = node_netns(dom, sizeof(dom), d->spec->name, node);
 	if (!err)
 		err = lv_domain_restart(d->spec, dom);
+	if (!err && calvin_quit)
+		err = -EINTR;
+	/* on another host, its channel there waits for the boot itself */
 	if (!err)
-		err = calvin_quit ? -EINTR : agent_wait(d->spec->name, node, &ch);
+		err = lv_node_remote(d, n) ? vnf_agent(d, n, &a)
+					   : agent_wait(d->spec->name, node, &a.ch);
 	if (err)
 		return err;
 	/* a VM that kept running (the other end of a pair) runs its VNF:
 	 * stopped first, as a configure needs */
-	err = agent_call(&ch, node, &req, &reply);
+	err = agent_call(&a.ch, node, &req, &reply);
 	if (!err)
-		err = deploy_over(d, n, epoch, &ch);
-	calvin_agent_close(&ch);
+		err = deploy_over(d, n, epoch, &a.ch);
+	lv_remote_agent_close(&a);
 	return err;
 }
 

@@ -10,14 +10,24 @@
  * guest's next bytes, which wait for what it sends. The child runs
  * libvirt's event loop on its own connection (non-blocking stream, both
  * directions by callbacks), and its end is certain: it exits when our end
- * closes or the stream ends, and dies with calvin (PR_SET_PDEATHSIG). */
+ * closes or the stream ends, and dies with calvin (PR_SET_PDEATHSIG).
+ *
+ * Why the child execs its own image again: a fork of a process with
+ * threads (the supervisor's libvirt event thread) inherits libvirt's and
+ * GLib's state as that thread left it: the main context owned by a thread
+ * that does not exist in the child, whose event loop then waits for it
+ * forever. The exec'd image starts clean; pump_entry() catches it before
+ * main(), by its argv[0], in whichever program links this file. */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +37,8 @@
 #include "util.h"
 
 #define CHAN_BUF 65536
+/* the exec'd pump's argv[0]: "calvin-agent-channel URI DOMAIN FD" */
+#define PUMP_ARGV0 "calvin-agent-channel"
 
 static struct pump {
 	virStreamPtr st;
@@ -106,14 +118,19 @@ static void on_sock(int watch, int fd, int events, void *opaque)
 	rearm();
 }
 
-/* The child: never returns. */
+/* The child, exec'd: never returns. */
 static void pump(const char *uri, const char *domain, int sock)
 {
+	char why[256];
 	virConnectPtr c;
 	virDomainPtr dom;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	p.sock = sock;
+	if (calvin_libvirt_uri_check(uri, why, sizeof(why))) {
+		dprintf(sock, "!refusing its uri %s\n", why);
+		_exit(3);
+	}
 	if (virEventRegisterDefaultImpl() < 0)
 		_exit(2);
 	/* a connection of its own: the parent's is not ours to use */
@@ -136,6 +153,36 @@ static void pump(const char *uri, const char *domain, int sock)
 			break;
 	virStreamAbort(p.st);
 	_exit(0);
+}
+
+/* Before main(): the pump, when this image was exec'd as one (glibc
+ * gives ELF constructors the program's arguments). */
+__attribute__((constructor)) static void pump_entry(int argc, char **argv, char **envp)
+{
+	struct stat st;
+	int fd;
+
+	if (argc != 4 || strcmp(argv[0], PUMP_ARGV0))
+		return;
+	fd = atoi(argv[3]);
+	if (fd < 3 || fstat(fd, &st) || !S_ISSOCK(st.st_mode))
+		_exit(2);
+	pump(argv[1], argv[2], fd);
+}
+
+/* The forked child: the pump in a fresh image of this program. */
+static void pump_exec(const char *uri, const char *domain, int sock, pid_t parent)
+{
+	char fd[16], *argv[] = { PUMP_ARGV0, (char *)uri, (char *)domain, fd, NULL };
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	snprintf(fd, sizeof(fd), "%d", sock);
+	if (fcntl(sock, F_SETFD, 0) == 0)
+		execv("/proc/self/exe", argv);
+	dprintf(sock, "!cannot run its helper process: %s\n", strerror(errno));
+	_exit(6);
 }
 
 /* The child's first byte: '+' when the channel is open, '!' and libvirt's
@@ -164,6 +211,7 @@ static int first_word(int fd, const char *uri, const char *domain, int timeout_m
 
 int lv_chan_open(const char *uri, const char *domain, int timeout_ms, struct lv_chan *ch)
 {
+	pid_t parent = getpid();
 	int sv[2], err;
 	char why[256];
 
@@ -185,7 +233,7 @@ int lv_chan_open(const char *uri, const char *domain, int timeout_ms, struct lv_
 	}
 	if (ch->pid == 0) {
 		close(sv[0]);
-		pump(uri, domain, sv[1]);
+		pump_exec(uri, domain, sv[1], parent);
 	}
 	close(sv[1]);
 	ch->fd = sv[0];

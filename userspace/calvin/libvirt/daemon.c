@@ -129,12 +129,33 @@ const char *lv_error(void)
 	return m && *m ? m : "unknown libvirt error";
 }
 
+/* One connection per URI for the whole process (a supervisor asks every
+ * second): this host's libvirt and each other host's. A connection that
+ * died (its daemon restarted) is opened anew. */
+#define LV_CONNS 32
+static struct {
+	virConnectPtr c;
+	char uri[CALVIN_URI_MAX];
+} conns[LV_CONNS];
+
+/* A host that does not answer, said once a minute, not once a call. */
+static void unreachable(const char *uri)
+{
+	static char last[CALVIN_URI_MAX];
+	static time_t when;
+	time_t now = time(NULL);
+
+	if (!strcmp(last, uri) && now - when < 60)
+		return;
+	snprintf(last, sizeof(last), "%s", uri);
+	when = now;
+	calvin_err("cannot reach libvirt at %s: %s; check that libvirtd runs", uri, lv_error());
+}
+
 int lv_open(const char *uri, virConnectPtr *conn)
 {
-	/* one connection per process: calvin talks to one libvirt */
-	static virConnectPtr cached;
-	static char cached_uri[CALVIN_URI_MAX];
 	char why[256];
+	unsigned int i;
 	int err;
 
 	/* the parser refused it already; a journal or a deployed copy of the
@@ -144,9 +165,15 @@ int lv_open(const char *uri, virConnectPtr *conn)
 		calvin_err("refusing to connect to libvirt: its uri %s", why);
 		return -EPERM;
 	}
-	if (cached && !strcmp(cached_uri, uri)) {
-		*conn = cached;
-		return 0;
+	for (i = 0; i < LV_CONNS && !(conns[i].c && !strcmp(conns[i].uri, uri)); i++)
+		;
+	if (i < LV_CONNS) {
+		if (virConnectIsAlive(conns[i].c) == 1) {
+			*conn = conns[i].c;
+			return 0;
+		}
+		virConnectClose(conns[i].c);
+		conns[i].c = NULL;
 	}
 
 	virSetErrorFunc(NULL, quiet);
@@ -158,13 +185,16 @@ int lv_open(const char *uri, virConnectPtr *conn)
 	}
 	*conn = virConnectOpen(uri);
 	if (!*conn) {
-		calvin_err("cannot reach libvirt at %s: %s; check that libvirtd runs", uri,
-			   lv_error());
+		unreachable(uri);
 		return -ECONNREFUSED;
 	}
-	if (!cached) {
-		cached = *conn;
-		snprintf(cached_uri, sizeof(cached_uri), "%s", uri);
+	/* the first free slot; none left (more than LV_CONNS hosts in one
+	 * process): the caller's for the process */
+	for (i = 0; i < LV_CONNS && conns[i].c; i++)
+		;
+	if (i < LV_CONNS) {
+		conns[i].c = *conn;
+		snprintf(conns[i].uri, sizeof(conns[i].uri), "%s", uri);
 	}
 	return 0;
 }

@@ -20,17 +20,39 @@
 /* The loop wakes at least this often to see whether it must end. */
 #define LOOP_TICK_MS 500
 #define QUEUE_MAX 32
+/* this host's libvirt and each other host's */
+#define WATCH_CONNS (1 + CALVIN_MAX_HOSTS)
 
 static struct {
-	virConnectPtr conn;
-	int cb, tick, pipe[2];
+	virConnectPtr conn[WATCH_CONNS];
+	int cb[WATCH_CONNS];
+	unsigned int nr_conns;
+	int tick, pipe[2];
 	pthread_t thread;
 	pthread_mutex_t lock;
 	volatile bool stop;
 	char prefix[CALVIN_NAME_MAX + 16];
 	unsigned int nr;
 	char q[QUEUE_MAX][128];
-} w = { .cb = -1, .tick = -1, .pipe = { -1, -1 }, .lock = PTHREAD_MUTEX_INITIALIZER };
+} w = { .tick = -1, .pipe = { -1, -1 }, .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The libvirt of the host domain runs on: its VNF's host's, or this
+ * host's (the chain's libvirt: uri) for a VNF without one. */
+static const char *domain_uri(const struct calvin_chain_spec *s, const char *domain)
+{
+	const struct calvin_host_spec *h;
+	char name[128];
+	unsigned int i;
+
+	for (i = 0; i < s->nr_vnfs; i++) {
+		if (node_netns(name, sizeof(name), s->name, calvin_vnf_node(&s->vnfs[i])) ||
+		    strcmp(name, domain))
+			continue;
+		h = s->vnfs[i].host[0] ? calvin_spec_host(s, s->vnfs[i].host) : NULL;
+		return h ? h->uri : s->libvirt.uri;
+	}
+	return s->libvirt.uri;
+}
 
 static int on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event, int detail, void *opaque)
 {
@@ -77,38 +99,68 @@ static int thread_start(void)
 	return -err;
 }
 
-int lv_watch_open(const struct calvin_chain_spec *s)
+/* A connection of the watch's own to uri, made after the event loop
+ * exists (only then does it deliver events), with the lifecycle callback;
+ * once per URI. */
+static int watch_uri(const char *uri, const char **uris)
 {
 	virConnectPtr checked;
+	unsigned int i = w.nr_conns;
 	int err;
 
+	for (i = 0; i < w.nr_conns; i++)
+		if (!strcmp(uris[i], uri))
+			return 0;
+	if (w.nr_conns == WATCH_CONNS)
+		return -ENOSPC;
+	/* the URI's checks (and this host's daemons) first */
+	err = lv_open(uri, &checked);
+	if (err)
+		return err;
+	w.conn[i] = virConnectOpen(uri);
+	w.cb[i] = w.conn[i] ? virConnectDomainEventRegisterAny(
+				  w.conn[i], NULL, VIR_DOMAIN_EVENT_ID_LIFECYCLE,
+				  VIR_DOMAIN_EVENT_CALLBACK(on_lifecycle), NULL, NULL)
+			    : -1;
+	uris[i] = uri;
+	w.nr_conns++;
+	if (w.cb[i] < 0) {
+		calvin_err("cannot watch the VMs at %s: %s", uri, lv_error());
+		return -EIO;
+	}
+	return 0;
+}
+
+int lv_watch_open(const struct calvin_chain_spec *s)
+{
+	const char *uris[WATCH_CONNS];
+	char dom[128];
+	unsigned int i;
+	int err = 0;
+
 	snprintf(w.prefix, sizeof(w.prefix), "calvin-%s.", s->name);
-	/* before the connection: only then does it deliver events */
+	/* before the connections: only then do they deliver events */
 	if (virEventRegisterDefaultImpl() < 0 || pipe2(w.pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
 		calvin_err("cannot watch the VMs of %s: %s", s->name, lv_error());
 		return -EIO;
 	}
-	/* the URI's checks and the daemons; then a connection of the watch's
-	 * own, made after the event loop exists */
-	err = lv_open(s->libvirt.uri, &checked);
-	if (err)
-		return err;
-	w.conn = virConnectOpen(s->libvirt.uri);
-	if (w.conn)
-		w.cb = virConnectDomainEventRegisterAny(w.conn, NULL, VIR_DOMAIN_EVENT_ID_LIFECYCLE,
-							VIR_DOMAIN_EVENT_CALLBACK(on_lifecycle),
-							NULL, NULL);
-	w.tick = virEventAddTimeout(LOOP_TICK_MS, on_tick, NULL, NULL);
-	if (!w.conn || w.cb < 0 || w.tick < 0) {
+	for (i = 0; i < s->nr_vnfs && !err; i++) {
+		err = node_netns(dom, sizeof(dom), s->name, calvin_vnf_node(&s->vnfs[i]));
+		if (!err)
+			err = watch_uri(domain_uri(s, dom), uris);
+	}
+	w.tick = err ? -1 : virEventAddTimeout(LOOP_TICK_MS, on_tick, NULL, NULL);
+	if (!err && w.tick < 0) {
 		calvin_err("cannot watch the VMs of %s: %s", s->name, lv_error());
-		lv_watch_close();
-		return -EIO;
+		err = -EIO;
 	}
-	err = thread_start();
-	if (err) {
-		calvin_err("cannot watch the VMs of %s: %s", s->name, strerror(-err));
-		lv_watch_close();
+	if (!err) {
+		err = thread_start();
+		if (err)
+			calvin_err("cannot watch the VMs of %s: %s", s->name, strerror(-err));
 	}
+	if (err)
+		lv_watch_close();
 	return err;
 }
 
@@ -144,14 +196,16 @@ void lv_watch_close(void)
 		pthread_join(w.thread, NULL);
 		w.thread = 0;
 	}
-	if (w.cb >= 0)
-		virConnectDomainEventDeregisterAny(w.conn, w.cb);
+	for (unsigned int i = 0; i < w.nr_conns; i++) {
+		if (w.cb[i] >= 0)
+			virConnectDomainEventDeregisterAny(w.conn[i], w.cb[i]);
+		if (w.conn[i])
+			virConnectClose(w.conn[i]);
+	}
+	w.nr_conns = 0;
 	if (w.tick >= 0)
 		virEventRemoveTimeout(w.tick);
-	if (w.conn)
-		virConnectClose(w.conn);
-	w.conn = NULL;
-	w.cb = w.tick = -1;
+	w.tick = -1;
 	if (w.pipe[0] >= 0) {
 		close(w.pipe[0]);
 		close(w.pipe[1]);
@@ -186,7 +240,7 @@ int lv_vm_state(const struct calvin_chain_spec *s, const char *domain, char *why
 	int state, reason, err;
 
 	why[0] = '\0';
-	err = lv_open(s->libvirt.uri, &conn);
+	err = lv_open(domain_uri(s, domain), &conn);
 	if (err)
 		return err;
 	dom = virDomainLookupByName(conn, domain);
@@ -227,7 +281,7 @@ int lv_domain_restart(const struct calvin_chain_spec *s, const char *domain)
 	virDomainPtr dom;
 	int state, reason, err;
 
-	err = lv_open(s->libvirt.uri, &conn);
+	err = lv_open(domain_uri(s, domain), &conn);
 	if (err)
 		return err;
 	dom = virDomainLookupByName(conn, domain);

@@ -303,40 +303,24 @@ static long long proc_age_s(pid_t pid)
 	return (long long)now.tv_sec - (long long)(start / (unsigned long long)hz);
 }
 
-/* A chain across hosts: its journal holds a logical switch of OVN. */
-static bool spans_hosts(const struct chain_state *s)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->nr; i++)
-		if (s->e[i].kind == ST_OVN_LS)
-			return true;
-	return false;
-}
-
 void supervise_status(const char *chain, struct json_object *o)
 {
 	struct json_object *rep = NULL, *ev = events_tail(chain, STATUS_EVENTS), *sup;
 	char path[PATH_MAX], why[128] = "";
 	struct chain_state st;
 	long long age = -1;
-	bool off = false, hosts = false;
+	bool off = false;
 	pid_t pid = 0;
 
 	if (!state_peek(&st, chain)) {
 		pid = supervise_running(&st);
 		off = supervise_unwanted(&st);
-		hosts = spans_hosts(&st);
 	}
 	if (pid && !state_file(path, sizeof(path), chain, ".d/" SUPERVISOR_JSON))
 		rep = json_object_from_file(path);
 	if (rep)
 		age = age_s(str_of(rep, "heartbeat", NULL));
-	if (off && hosts)
-		snprintf(why, sizeof(why),
-			 "unsupervised: a chain across hosts (supervision of VMs on other hosts "
-			 "is not built)");
-	else if (off)
+	if (off)
 		snprintf(why, sizeof(why),
 			 "unsupervised: brought up with --no-supervise; 'calvin up' of the same "
 			 "file without it attaches a supervisor");
