@@ -140,3 +140,19 @@ sim_assert_clean() { # [INVENTORY]
 	left=$(sim_leftovers "$@")
 	[ -z "$left" ] || fail "left behind after down: $left"
 }
+
+# For a test that brings chains up across the simulated hosts: the guest
+# image (rebuilt when calvin's binaries changed, so the guests never run
+# an older agent), two hosts up, their settings, calvin's run directory
+# and the Open vSwitch this host's namespaces join through (host a's). At
+# exit CHAIN... are brought down, then the simulation.
+sim_chains_up() { # CHAIN...
+	make -C vm-images >"$TMP/image.log" 2>&1 ||
+		skip "cannot build the guest image (make vm-image): $(tail -n 1 "$TMP/image.log")"
+	SIM_CHAINS="$*"
+	trap 'for c in $SIM_CHAINS; do $CALVIN down $c >/dev/null 2>&1; done; $SIM down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+	$SIM up 2 >"$TMP/sim" 2>&1 || fail "sim.sh up 2: $(tail -n 3 "$TMP/sim")"
+	. "$SIM_DIR/env"
+	export CALVIN_RUN_DIR=$TMP/run
+	export CALVIN_OVS_DB=unix:$SIM_DIR/a/root/run/openvswitch/db.sock CALVIN_OVS_NETNS=$CALVIN_SIM_NETNS_a
+}

@@ -21,14 +21,7 @@ require_sim
 CALVIN=build/calvin
 C=tactile-2host
 [ -x $CALVIN ] || skip "calvin is not built (run make)"
-# rebuilt when calvin's binaries changed, so the guests never run an older agent
-make -C vm-images >"$TMP/image.log" 2>&1 ||
-	skip "cannot build the guest image (make vm-image): $(tail -n 1 "$TMP/image.log")"
-trap '$CALVIN down $C >/dev/null 2>&1; $SIM down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
-$SIM up 2 >"$TMP/sim" 2>&1 || fail "sim.sh up 2: $(tail -n 3 "$TMP/sim")"
-. "$SIM_DIR/env"
-export CALVIN_RUN_DIR=$TMP/run
-export CALVIN_OVS_DB=unix:$SIM_DIR/a/root/run/openvswitch/db.sock CALVIN_OVS_NETNS=$CALVIN_SIM_NETNS_a
+sim_chains_up $C
 ours() { nbctl --bare --columns=name find Logical_Switch_Port external_ids:calvin-chain=$C; }
 ovs_ours() { $SIM exec a ovs-vsctl --bare --columns=name find Interface external_ids:calvin-chain=$C; }
 

@@ -129,19 +129,20 @@ const char *lv_error(void)
 	return m && *m ? m : "unknown libvirt error";
 }
 
-int lv_open(const char *uri, virConnectPtr *conn)
+int lv_open_quiet(const char *uri, virConnectPtr *conn, char *why, size_t len)
 {
 	/* one connection per process: calvin talks to one libvirt */
 	static virConnectPtr cached;
 	static char cached_uri[CALVIN_URI_MAX];
-	char why[256];
+	char bad[256];
 	int err;
 
+	why[0] = '\0';
 	/* the parser refused it already; a journal or a deployed copy of the
 	 * spec is read again by `down` and `status`, and libvirt acts on a
 	 * URI as root */
-	if (calvin_libvirt_uri_check(uri, why, sizeof(why))) {
-		calvin_err("refusing to connect to libvirt: its uri %s", why);
+	if (calvin_libvirt_uri_check(uri, bad, sizeof(bad))) {
+		snprintf(why, len, "refusing to connect to libvirt: its uri %s", bad);
 		return -EPERM;
 	}
 	if (cached && !strcmp(cached_uri, uri)) {
@@ -158,8 +159,8 @@ int lv_open(const char *uri, virConnectPtr *conn)
 	}
 	*conn = virConnectOpen(uri);
 	if (!*conn) {
-		calvin_err("cannot reach libvirt at %s: %s; check that libvirtd runs", uri,
-			   lv_error());
+		snprintf(why, len, "cannot reach libvirt at %s: %s; check that libvirtd runs", uri,
+			 lv_error());
 		return -ECONNREFUSED;
 	}
 	if (!cached) {
@@ -167,4 +168,14 @@ int lv_open(const char *uri, virConnectPtr *conn)
 		snprintf(cached_uri, sizeof(cached_uri), "%s", uri);
 	}
 	return 0;
+}
+
+int lv_open(const char *uri, virConnectPtr *conn)
+{
+	char why[CALVIN_URI_MAX + 512];
+	int err = lv_open_quiet(uri, conn, why, sizeof(why));
+
+	if (err && why[0])
+		calvin_err("%s", why);
+	return err;
 }
