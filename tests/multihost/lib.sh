@@ -25,24 +25,6 @@ require_sim() {
 	ip netns del csim-probe.$$
 }
 
-# What a test of chain $C across simulated hosts a and b starts from: the
-# guest image (rebuilt when calvin's binaries changed, so the guests never
-# run an older agent), the hosts up, their environment (CALVIN_SIM_*), a
-# journal folder of the test's own, and host a's Open vSwitch standing for
-# this host's; on exit, `calvin down [DOWN-OPTION] $C` and the hosts down.
-two_hosts_up() { # [DOWN-OPTION]
-	CALVIN=build/calvin
-	[ -x $CALVIN ] || skip "calvin is not built (run make)"
-	make -C vm-images >"$TMP/image.log" 2>&1 ||
-		skip "cannot build the guest image (make vm-image): $(tail -n 1 "$TMP/image.log")"
-	DOWN_OPTION=${1:-}
-	trap '$CALVIN down $DOWN_OPTION $C >/dev/null 2>&1; $SIM down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
-	$SIM up 2 >"$TMP/sim" 2>&1 || fail "sim.sh up 2: $(tail -n 3 "$TMP/sim")"
-	. "$SIM_DIR/env"
-	export CALVIN_RUN_DIR=$TMP/run
-	export CALVIN_OVS_DB=unix:$SIM_DIR/a/root/run/openvswitch/db.sock CALVIN_OVS_NETNS=$CALVIN_SIM_NETNS_a
-}
-
 # The OVN ports and the OVS ports (on host a's Open vSwitch, this host's
 # stand-in) of chain $C.
 chain_lsps() { nbctl --bare --columns=name find Logical_Switch_Port external_ids:calvin-chain=$C; }
@@ -175,4 +157,25 @@ sim_assert_clean() { # [INVENTORY]
 	local left
 	left=$(sim_leftovers "$@")
 	[ -z "$left" ] || fail "left behind after down: $left"
+}
+
+# For a test that brings chains up across the simulated hosts: the guest
+# image (rebuilt when calvin's binaries changed, so the guests never run
+# an older agent), two hosts up, their settings, calvin's run directory
+# and the Open vSwitch this host's namespaces join through (host a's). At
+# exit CHAIN... are brought down (with --images: their guest images too),
+# then the simulation.
+sim_chains_up() { # [--images] CHAIN...
+	SIM_DOWN_OPTION=
+	[ "$1" = --images ] && SIM_DOWN_OPTION=--images && shift
+	CALVIN=${CALVIN:-build/calvin}
+	[ -x "$CALVIN" ] || skip "calvin is not built (run make)"
+	make -C vm-images >"$TMP/image.log" 2>&1 ||
+		skip "cannot build the guest image (make vm-image): $(tail -n 1 "$TMP/image.log")"
+	SIM_CHAINS="$*"
+	trap 'for c in $SIM_CHAINS; do $CALVIN down $SIM_DOWN_OPTION $c >/dev/null 2>&1; done; $SIM down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+	$SIM up 2 >"$TMP/sim" 2>&1 || fail "sim.sh up 2: $(tail -n 3 "$TMP/sim")"
+	. "$SIM_DIR/env"
+	export CALVIN_RUN_DIR=$TMP/run
+	export CALVIN_OVS_DB=unix:$SIM_DIR/a/root/run/openvswitch/db.sock CALVIN_OVS_NETNS=$CALVIN_SIM_NETNS_a
 }

@@ -20,7 +20,7 @@
 trap 'rm -rf "$TMP"' EXIT
 require_sim
 C=tactile-2host
-two_hosts_up
+sim_chains_up $C
 
 t0=$(now_ms)
 $CALVIN up chains/tactile-2host.yaml >"$TMP/up" 2>"$TMP/err" || fail "up: $(cat "$TMP/err")"

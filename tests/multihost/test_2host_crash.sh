@@ -14,7 +14,7 @@
 trap 'rm -rf "$TMP"' EXIT
 require_sim
 C=tactile-2host
-two_hosts_up --images
+sim_chains_up --images $C
 
 # The volumes of calvin's pool on host H (none when there is no pool).
 vols() { virsh -c "$(eval echo "\$CALVIN_SIM_URI_$1")" vol-list calvin 2>/dev/null | awk 'NR > 2 && NF { print $1 }'; }

@@ -35,8 +35,8 @@ $CALVIN validate "$TMP/loc.yaml" >/dev/null 2>"$TMP/err"
 grep -q "VNF 'fwd-k' is on host local in a chain across hosts" "$TMP/err" || fail "no refusal line: $(cat "$TMP/err")"
 $CALVIN -j validate "$TMP/srv.yaml" >"$TMP/j" 2>/dev/null
 grep -q '"runnable":false' "$TMP/j" || fail "-j validate says runnable: $(cat "$TMP/j")"
-# (-j: the text form also reads each host's CPUs through its libvirt,
-# which test_ovn_link.sh tests on the simulated hosts)
+# (refused before plan reads each host's CPUs through its libvirt, which
+# test_2host_pin.sh tests on the simulated hosts)
 $CALVIN -j plan "$TMP/srv.yaml" >"$TMP/j" 2>/dev/null
 [ $? -eq 4 ] || fail "plan of the chain with its server on b did not exit 4"
 grep -q '"where":"local: probe; a (chassis a' "$TMP/j" || fail "-j plan has no where: $(cat "$TMP/j")"

@@ -6,7 +6,8 @@
 # and no port security, journalled first; both ports bound (one on each
 # simulated host) within a deadline and carrying ping; `calvin down`
 # removes them. (Crashes, another's switch and a database that does not
-# answer: test_ovn_nb.sh, against a database of its own.)
+# answer: test_ovn_nb.sh, against a database of its own; `calvin plan`
+# reading each host's CPUs through its libvirt: test_2host_pin.sh.)
 # Run it under the machine lock: flock /tmp/calvin-net.lock bash tests/multihost/test_ovn_link.sh
 # shellcheck disable=SC2086 # $SIM is the script with its interpreter
 . "$(dirname "$0")/lib.sh"
@@ -102,25 +103,5 @@ $SIM exec a ip link show cvt-join0 >/dev/null 2>&1 && fail "down left veth cvt-j
 ip netns del $LNS
 unset CALVIN_OVS_DB CALVIN_OVS_NETNS
 echo "ok: down removed the OVS port and its veth, the switch and its ports"
-
-# --- plan reads each host's CPUs through its libvirt ------------------------------
-$CALVIN plan chains/tactile-2host.yaml >"$TMP/plan" 2>"$TMP/err"
-rc=$?
-[ $rc -eq 0 ] || fail "plan of the two-host chain exited $rc, want 0: $(cat "$TMP/err")"
-ncpu=$(nproc --all)
-for h in a b; do
-	grep -q "^host $h: CPUs 0-$((ncpu - 1)) (NUMA node0 0-$((ncpu - 1))), from its libvirt; there a VM's vCPUs float (this build does not pin VMs on other hosts), and calvin cannot isolate CPUs, move IRQs or set cpusets$" "$TMP/plan" ||
-		fail "plan has no line for host $h: $(cat "$TMP/plan")"
-done
-echo "ok: $(grep '^host b' "$TMP/plan")"
-# a host whose libvirtd is stopped: one clear line, exit 1
-$SIM libvirtd b stop >/dev/null || fail "cannot stop b's libvirtd"
-$CALVIN plan chains/tactile-2host.yaml >/dev/null 2>"$TMP/err"
-rc=$?
-$SIM libvirtd b start >/dev/null
-[ $rc -eq 1 ] || fail "plan with b's libvirtd stopped exited $rc: $(cat "$TMP/err")"
-[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "cannot reach libvirt at qemu+tcp://$CALVIN_SIM_ADDR_b/system: .*Connection refused" "$TMP/err" ||
-	fail "plan said: $(cat "$TMP/err")"
-echo "ok: $(cat "$TMP/err")"
 
 echo PASS

@@ -103,10 +103,11 @@ int check_key_files(const struct calvin_chain_spec *spec);
 /* Refuse politely unless root. */
 int need_root(const char *what);
 /* The placement for spec on this host (CALVIN_HOST_ROOT: a fake host for
- * tests), and the host as read when host is not NULL; prints the error
- * line itself. */
+ * tests) and on each other host a VNF is on (read through its libvirt),
+ * and the hosts as read when hosts is not NULL (see
+ * calvin_plan_make_hosts()); prints the error line itself. */
 int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan,
-	      const struct calvin_topology **host);
+	      const struct calvin_topology *const **hosts);
 /* The housekeeping cores of a deployed chain, from its plan record, less
  * what chains deployed since hold; prints the error line itself. */
 int chain_housekeeping(const struct calvin_chain_spec *spec, struct calvin_cpumask *hk);

@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "commands.h"
+#include "hosts.h"
 #include "plan/plan.h"
 #include "state.h"
 #include "util.h"
@@ -117,19 +118,23 @@ static int read_host(const char *chain, struct calvin_topology *t)
 }
 
 int make_plan(const struct calvin_chain_spec *spec, struct calvin_plan *plan,
-	      const struct calvin_topology **host)
+	      const struct calvin_topology *const **hosts)
 {
 	static struct calvin_topology t;
+	static const struct calvin_topology *all[1 + CALVIN_MAX_HOSTS];
 	char err[CALVIN_ERR_MAX], line[sizeof(spec->path) + CALVIN_ERR_MAX + 2];
 	int rc;
 
 	rc = read_host(spec->name, &t);
+	if (!rc)
+		rc = hosts_read(spec, all);
 	if (rc)
 		return rc;
-	if (host)
-		*host = &t;
+	all[0] = &t;
+	if (hosts)
+		*hosts = all;
 	/* the NUMA node of a veth is unknown: no NIC nodes */
-	if (calvin_plan_make(spec, &t, NULL, plan, err, sizeof(err))) {
+	if (calvin_plan_make_hosts(spec, all, NULL, plan, err, sizeof(err))) {
 		snprintf(line, sizeof(line), "%s: %s", spec->path, err);
 		calvin_err_line(line);
 		return CALVIN_EXIT_USAGE;

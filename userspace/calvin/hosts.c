@@ -55,46 +55,39 @@ static bool host_used(const struct calvin_chain_spec *spec, const char *host)
 	return !strcmp(spec->server.host, host);
 }
 
-/* One host's CPUs as its libvirt says, and what calvin cannot do there. */
-static int host_cpus_show(const struct calvin_host_spec *h)
+/* One host's CPUs and the cores others hold there, through its libvirt. */
+static int host_read(const struct calvin_chain_spec *spec, const struct calvin_host_spec *h,
+		     struct calvin_topology *t)
 {
-	char why[256], online[128], node[128];
-	struct calvin_topology *t = malloc(sizeof(*t));
-	struct calvin_cpumask m;
-	int err, n;
+	char why[CALVIN_ERR_MAX];
+	int err;
 
-	if (!t)
-		return -ENOMEM;
-	err = lv_host_topology(h->uri, t, why, sizeof(why));
-	if (err == -ECONNREFUSED) {
-		free(t);
-		return err; /* lv_open() said it */
-	}
-	if (err) {
+	err = lv_host_topology(h->uri, spec->name, t, why, sizeof(why));
+	if (err)
 		calvin_err("host %s (%s): %s", h->name, h->uri, why);
-		free(t);
-		return err;
-	}
-	calvin_cpumask_list(&t->online, online, sizeof(online));
-	printf("host %s: CPUs %s", h->name, online);
-	for (n = 0; n < (int)t->nr_nodes; n++)
-		if (calvin_topology_node_cpus(t, n, &m))
-			printf("%snode%d %s", n ? ", " : " (NUMA ", n,
-			       calvin_cpumask_list(&m, node, sizeof(node)));
-	printf("%s, from its libvirt; there a VM's vCPUs float (this build does not pin "
-	       "VMs on other hosts), and calvin cannot isolate CPUs, move IRQs or set cpusets\n",
-	       t->nr_nodes ? ")" : "");
-	free(t);
-	return 0;
+	return err;
 }
 
-int hosts_plan_show(const struct calvin_chain_spec *spec)
+int hosts_read(const struct calvin_chain_spec *spec, const struct calvin_topology **t)
 {
+	/* kept for the process: plan prints them after planning */
+	static struct calvin_topology *read[CALVIN_MAX_HOSTS];
 	unsigned int i;
 
-	for (i = 0; i < spec->nr_hosts; i++)
-		if (host_used(spec, spec->hosts[i].name) && host_cpus_show(&spec->hosts[i]))
+	for (i = 0; i < spec->nr_hosts; i++) {
+		t[i + 1] = NULL;
+		if (!host_used(spec, spec->hosts[i].name))
+			continue;
+		if (!read[i])
+			read[i] = malloc(sizeof(*read[i]));
+		if (!read[i]) {
+			calvin_err("host %s: out of memory", spec->hosts[i].name);
 			return CALVIN_EXIT_FAIL;
+		}
+		if (host_read(spec, &spec->hosts[i], read[i]))
+			return CALVIN_EXIT_FAIL;
+		t[i + 1] = read[i];
+	}
 	return 0;
 }
 

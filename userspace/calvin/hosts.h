@@ -10,10 +10,13 @@
  * URI): fwd-u, server; ..." on stdout, or under -j the members hosts,
  * where and ovn_nb. Nothing for a chain on one host. */
 void hosts_show(const struct calvin_chain_spec *spec);
-/* plan: each host a node is on, its CPUs and NUMA nodes read through its
- * libvirt, and what calvin cannot do there, a line each (text only). 0, or
- * CALVIN_EXIT_FAIL with one line when a host's libvirt cannot be reached. */
-int hosts_plan_show(const struct calvin_chain_spec *spec);
+/* The planner's view of each host a node of spec is on: its CPUs and
+ * NUMA nodes, and the cores other chains' domains pin there, read through
+ * its libvirt into t[1 + i] for spec->hosts[i] (NULL where no node is).
+ * 0, or CALVIN_EXIT_FAIL with one line naming the host and its URI (one
+ * that cannot be reached, or whose answers do not parse). */
+struct calvin_topology;
+int hosts_read(const struct calvin_chain_spec *spec, const struct calvin_topology **t);
 /* 0, or CALVIN_EXIT_HOST with one line for a chain across hosts this
  * build cannot deploy: its server on another host, or a VNF on this one
  * (the probe and the server stay here, every VNF is a VM elsewhere). */

@@ -125,11 +125,11 @@ static void test_json(void **unused)
 		   "\"mode\":\"latency\",\"degraded\":1,\"vnfs\":[");
 	assert_has("{\"name\":\"v0\",\"space\":\"user\",\"cpu\":2,\"owns\":true,"
 		   "\"isolation\":\"now\",\"wait\":\"busy\",\"asked\":\"isolated\","
-		   "\"granted\":\"isolated\",\"degraded\":false,\"why\":\"\"}");
+		   "\"granted\":\"isolated\",\"degraded\":false,\"why\":\"\",\"host\":\"local\"}");
 	assert_has("{\"name\":\"v1\",\"space\":\"kernel\",\"cpu\":null,\"owns\":false,"
 		   "\"isolation\":\"none\",\"wait\":\"none\",\"asked\":\"softirq\"");
 	assert_has("\"granted\":\"dedicated\",\"degraded\":true,\"why\":\"no isolated core left "
-		   "(isolated: 2)\"}");
+		   "(isolated: 2)\",\"host\":\"local\"}");
 	assert_has("\"housekeeping\":[0,1,3,4],\"isolate_at_run_time\":[],");
 	assert_has("\"isolcpus\":[2],");
 	assert_has("\"smt\":[{\"cpus\":[0,4]},{\"cpus\":[1,5]},{\"cpus\":[2,6]},{\"cpus\":[3,7]}]");

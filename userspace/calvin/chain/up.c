@@ -155,11 +155,15 @@ static void print_up(const struct deploy *d)
 		if (d->plan->vnf[i].cpu >= 0)
 			printf(", cpu %d%s", d->plan->vnf[i].cpu,
 			       d->plan->vnf[i].owns ? "" : " shared");
+		if (d->plan->vnf[i].host > 0)
+			printf(" on host %s", s->hosts[d->plan->vnf[i].host - 1].name);
 		printf(")");
 	}
 	printf(" -> %s\n", s->server.name);
 	if (backend_describe(s, line, sizeof(line)))
 		printf("nodes: %s\n", line);
+	if (calvin_spec_multihost(s))
+		printf("on other hosts: %s\n", calvin_remote_not_done);
 	/* `calvin run | tee`: the chain is up before the report comes */
 	fflush(stdout);
 }

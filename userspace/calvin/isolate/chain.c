@@ -158,7 +158,9 @@ int isolation_check(const struct calvin_chain_spec *spec, const struct calvin_pl
 		return 0;
 	for (i = 0; i < spec->nr_vnfs; i++) {
 		cpu = plan->vnf[i].cpu;
-		if (spec->vnfs[i].space != CALVIN_USER || !calvin_cpumask_isset(&iso, cpu))
+		/* a CPU of another host is not this one's */
+		if (spec->vnfs[i].space != CALVIN_USER || plan->vnf[i].host ||
+		    !calvin_cpumask_isset(&iso, cpu))
 			continue;
 		calvin_err(
 		    "%s: CPU %d of user VNF %s is isolated for other chains ('calvin status' "
@@ -199,7 +201,8 @@ int isolation_request(const struct deploy *d, struct isolate_request *req)
 	 * booted to isolate, never housekeeping ones */
 	req->isolate = d->plan->isolate;
 	for (i = 0; i < s->nr_vnfs; i++) {
-		if (s->vnfs[i].space != CALVIN_USER)
+		/* VNFs on other hosts: calvin isolates nothing there */
+		if (s->vnfs[i].space != CALVIN_USER || d->plan->vnf[i].host)
 			continue;
 		v = &req->vnf[req->nr_vnfs++];
 		snprintf(v->name, sizeof(v->name), "%s", s->vnfs[i].name);

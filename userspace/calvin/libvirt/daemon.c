@@ -138,31 +138,18 @@ static struct {
 	char uri[CALVIN_URI_MAX];
 } conns[LV_CONNS];
 
-/* A host that does not answer, said once a minute, not once a call. */
-static void unreachable(const char *uri)
+int lv_open_quiet(const char *uri, virConnectPtr *conn, char *why, size_t len)
 {
-	static char last[CALVIN_URI_MAX];
-	static time_t when;
-	time_t now = time(NULL);
-
-	if (!strcmp(last, uri) && now - when < 60)
-		return;
-	snprintf(last, sizeof(last), "%s", uri);
-	when = now;
-	calvin_err("cannot reach libvirt at %s: %s; check that libvirtd runs", uri, lv_error());
-}
-
-int lv_open(const char *uri, virConnectPtr *conn)
-{
-	char why[256];
+	char bad[256];
 	unsigned int i;
 	int err;
 
+	why[0] = '\0';
 	/* the parser refused it already; a journal or a deployed copy of the
 	 * spec is read again by `down` and `status`, and libvirt acts on a
 	 * URI as root */
-	if (calvin_libvirt_uri_check(uri, why, sizeof(why))) {
-		calvin_err("refusing to connect to libvirt: its uri %s", why);
+	if (calvin_libvirt_uri_check(uri, bad, sizeof(bad))) {
+		snprintf(why, len, "refusing to connect to libvirt: its uri %s", bad);
 		return -EPERM;
 	}
 	for (i = 0; i < LV_CONNS && !(conns[i].c && !strcmp(conns[i].uri, uri)); i++)
@@ -185,7 +172,8 @@ int lv_open(const char *uri, virConnectPtr *conn)
 	}
 	*conn = virConnectOpen(uri);
 	if (!*conn) {
-		unreachable(uri);
+		snprintf(why, len, "cannot reach libvirt at %s: %s; check that libvirtd runs", uri,
+			 lv_error());
 		return -ECONNREFUSED;
 	}
 	/* the first free slot; none left (more than LV_CONNS hosts in one
@@ -197,4 +185,24 @@ int lv_open(const char *uri, virConnectPtr *conn)
 		snprintf(conns[i].uri, sizeof(conns[i].uri), "%s", uri);
 	}
 	return 0;
+}
+
+/* A host that does not answer is said once a minute, not once a call (a
+ * supervisor asks every second). */
+int lv_open(const char *uri, virConnectPtr *conn)
+{
+	static char last[CALVIN_URI_MAX];
+	static time_t when;
+	char why[CALVIN_URI_MAX + 512];
+	int err = lv_open_quiet(uri, conn, why, sizeof(why));
+	time_t now = time(NULL);
+
+	if (!err || !why[0])
+		return err;
+	if (err == -ECONNREFUSED && !strcmp(last, uri) && now - when < 60)
+		return err;
+	snprintf(last, sizeof(last), "%s", uri);
+	when = now;
+	calvin_err("%s", why);
+	return err;
 }

@@ -23,6 +23,9 @@
 /* daemon.c: libvirtd and virtlogd where no service manager runs them, and
  * the connection. lv_open() prints its own one-line error. */
 int lv_open(const char *uri, virConnectPtr *conn);
+/* The same, its line in why instead ("" when it printed its own: a local
+ * daemon that would not start). */
+int lv_open_quiet(const char *uri, virConnectPtr *conn, char *why, size_t len);
 const char *lv_error(void);
 
 /* accel.c: KVM or TCG on this host, decided once and cached in the run

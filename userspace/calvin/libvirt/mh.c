@@ -68,6 +68,22 @@ static int ovn_link(struct deploy *d, unsigned int west)
 	return err;
 }
 
+/* Node n's VM on its host's cores, as the plan placed it there: vCPU 1 on
+ * its VNF's core, vCPU 0 and the emulator on that host's housekeeping. */
+static void remote_pins(const struct deploy *d, unsigned int n, struct lv_remote_vm *r)
+{
+	const struct calvin_vnf_place *v = &d->plan->vnf[d->nodes[n].first_vnf];
+	const struct calvin_cpumask *hk;
+
+	r->pinned = true;
+	r->vnf_cpu = v->cpu;
+	r->housekeeping_cpu = -1;
+	if (d->spec->placement == CALVIN_PLACE_SHARED || v->host < 1)
+		return;
+	hk = &d->plan->remote_housekeeping[v->host - 1];
+	r->housekeeping_cpu = calvin_cpumask_first(hk);
+}
+
 int lv_remote_node_create(struct deploy *d, unsigned int n)
 {
 	const struct calvin_host_spec *h = lv_node_remote(d, n);
@@ -91,6 +107,7 @@ int lv_remote_node_create(struct deploy *d, unsigned int n)
 	r.ovn_port[CALVIN_EAST] = links.ports[n][0];
 	calvin_vm_mac(r.mac[CALVIN_WEST], d->spec->name, n, CALVIN_WEST);
 	calvin_vm_mac(r.mac[CALVIN_EAST], d->spec->name, n, CALVIN_EAST);
+	remote_pins(d, n, &r);
 	return lv_remote_vm_create(d->state, &r);
 }
 

@@ -81,7 +81,8 @@ int lv_remote_vm_create(struct chain_state *s, const struct lv_remote_vm *r)
 	}
 	snprintf(console, sizeof(console), "/var/log/libvirt/qemu/%s.console", r->name);
 	snprintf(agent, sizeof(agent), REMOTE_FILES "/%s.agent", r->name);
-	vm.housekeeping_cpu = vm.vnf_cpu = -1;
+	vm.housekeeping_cpu = r->pinned ? r->housekeeping_cpu : -1;
+	vm.vnf_cpu = r->pinned ? r->vnf_cpu : -1;
 	vm.emulator = REMOTE_EMULATOR;
 	vm.kernel = kernel;
 	vm.initrd = initrd;

@@ -4,6 +4,7 @@
 #ifndef CALVIN_LV_REMOTE_H
 #define CALVIN_LV_REMOTE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "channel.h"
@@ -17,11 +18,17 @@ struct lv_remote_vm {
 	const char *ovn_port[2]; /* by enum calvin_side: the OVN ports (UUIDs) */
 	uint8_t mac[2][6];
 	unsigned int memory_mib;
+	/* on that host's CPUs, as its plan says; only with pinned (left
+	 * zero, the VM floats), and -1 there: that one is not pinned */
+	bool pinned;
+	int housekeeping_cpu; /* vCPU 0 and the emulator threads */
+	int vnf_cpu;	      /* vCPU 1, its VNFs' */
 };
 
 /* Put the guest image on that host (storage.h), journal the domain with
  * the host's URI, define and start it there, under TCG (KVM on another
- * host is not decided yet). 0, or -errno with one line said. */
+ * host is not decided yet), its vCPUs and emulator pinned as r says. 0,
+ * or -errno with one line said. */
 int lv_remote_vm_create(struct chain_state *s, const struct lv_remote_vm *r);
 
 /* chan.c: the agent channel of a VM on another host, through libvirt

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* A host's CPUs and NUMA nodes as its libvirt describes them (the
- * <host><topology> of virConnectGetCapabilities()), for planning on a
- * host calvin does not run on. Pure: the text in, a topology out. Only
- * that element is read, and only its <cell id> and <cpu id siblings>
- * attributes, so the reader is a scanner of those, not an XML parser. */
+ * <host><topology> of virConnectGetCapabilities()), and the cores other
+ * chains' domains hold there (their <cputune>), for planning on a host
+ * calvin does not run on. Pure: the text in, a topology out. Only those
+ * elements are read, and only a few attributes of them, so the reader is
+ * a scanner of those, not an XML parser. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -104,5 +105,116 @@ int calvin_topology_from_caps(const char *xml, struct calvin_topology *t, char *
 		return bad(why, len, "the host's <topology> lists no CPU");
 	t->affinity = t->online;
 	t->cpuset = t->online;
+	t->remote = true;
 	return 0;
+}
+
+/* Hold cpu for chain's node: as kind, once; VNFs of two domains on one
+ * CPU share it. */
+static void hold(struct calvin_topology *t, const char *chain, const char *node, int cpu,
+		 enum calvin_hold_kind kind)
+{
+	struct calvin_hold *h;
+	bool shared = false;
+	unsigned int i;
+
+	for (i = 0; i < t->nr_holds; i++) {
+		h = &t->holds[i];
+		if (h->cpu != cpu)
+			continue;
+		if (!strcmp(h->chain, chain) && !strcmp(h->vnf, node) && h->kind == kind)
+			return;
+		if (kind != CALVIN_HOLD_HOUSEKEEPING && h->kind != CALVIN_HOLD_HOUSEKEEPING) {
+			h->kind = CALVIN_HOLD_SHARES;
+			shared = true;
+		}
+	}
+	if (t->nr_holds >= CALVIN_MAX_HOLDS)
+		return;
+	h = &t->holds[t->nr_holds++];
+	memset(h, 0, sizeof(*h));
+	snprintf(h->chain, sizeof(h->chain), "%s", chain);
+	snprintf(h->vnf, sizeof(h->vnf), "%s", node);
+	h->cpu = cpu;
+	h->kind = shared ? CALVIN_HOLD_SHARES : kind;
+}
+
+/* "calvin-CHAIN.NODE" into chain and node; false for any other name. */
+static bool calvin_domain(const char *xml, char *chain, char *node)
+{
+	const char *name = strstr(xml, "<name>"), *end, *dot;
+	size_t n;
+
+	if (!name || strncmp(name + 6, "calvin-", 7))
+		return false;
+	name += 13;
+	end = strchr(name, '<');
+	dot = strchr(name, '.');
+	if (!end || !dot || dot > end || dot == name || dot + 1 == end)
+		return false;
+	n = (size_t)(dot - name);
+	if (n > CALVIN_NAME_MAX || (size_t)(end - dot - 1) > CALVIN_NAME_MAX)
+		return false;
+	memcpy(chain, name, n);
+	chain[n] = '\0';
+	memcpy(node, dot + 1, (size_t)(end - dot - 1));
+	node[end - dot - 1] = '\0';
+	return true;
+}
+
+/* One <vcpupin vcpu cpuset/> or <emulatorpin cpuset/>. */
+static int read_pin(const char *tag, const char *end, const char *chain, const char *node,
+		    struct calvin_topology *t, char *why, size_t len)
+{
+	char val[CALVIN_CPUS_TEXT_MAX];
+	struct calvin_cpumask cpus;
+	enum calvin_hold_kind kind = CALVIN_HOLD_HOUSEKEEPING;
+	int c, added = 0;
+
+	if (!strncmp(tag, "<vcpupin ", 9)) {
+		if (!attr(tag, end, "vcpu", val, sizeof(val)))
+			return bad(why, len, "domain calvin-%s.%s: a <vcpupin> without vcpu", chain,
+				   node);
+		if (number(val, 2) < 0)
+			return 0; /* not a vCPU calvin pins */
+		if (number(val, 2) == 1)
+			kind = CALVIN_HOLD_OWNS;
+	}
+	if (!attr(tag, end, "cpuset", val, sizeof(val)) || calvin_cpumask_parse_list(val, &cpus))
+		return bad(why, len, "domain calvin-%s.%s: a CPU pin without a CPU list", chain,
+			   node);
+	for (c = 0; c < CALVIN_MAX_CPUS; c++)
+		if (calvin_cpumask_isset(&cpus, c)) {
+			hold(t, chain, node, c, kind);
+			added++;
+		}
+	return added;
+}
+
+int calvin_holds_from_domain(const char *xml, const char *own, struct calvin_topology *t, char *why,
+			     size_t len)
+{
+	char chain[CALVIN_NAME_MAX + 1], node[CALVIN_NAME_MAX + 1];
+	const char *tune, *stop, *p, *end;
+	unsigned int before = t->nr_holds;
+	int err;
+
+	if (!strstr(xml, "<domain"))
+		return bad(why, len, "not a domain's XML");
+	if (!calvin_domain(xml, chain, node) || (own && !strcmp(chain, own)))
+		return 0;
+	tune = strstr(xml, "<cputune>");
+	stop = tune ? strstr(tune, "</cputune>") : NULL;
+	for (p = tune; stop && (p = strchr(p + 1, '<')) && p < stop;) {
+		end = strchr(p, '>');
+		if (!end || end > stop)
+			return bad(why, len, "domain calvin-%s.%s: its <cputune> ends inside a tag",
+				   chain, node);
+		if (strncmp(p, "<vcpupin ", 9) && strncmp(p, "<emulatorpin ", 13))
+			continue;
+		err = read_pin(p, end, chain, node, t, why, len);
+		if (err < 0)
+			return err;
+	}
+	return (int)(t->nr_holds - before);
 }

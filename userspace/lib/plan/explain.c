@@ -47,6 +47,8 @@ void plan_why_not(const struct planner *pl, unsigned int vnf, enum calvin_grant 
 		if (numa_only(pl, vnf))
 			add(buf, len, "no isolated core free on NUMA node %d of its NIC",
 			    pl->nic_node[vnf]);
+		else if (pl->t->remote)
+			add(buf, len, "calvin cannot isolate CPUs on another host");
 		else if (pl->run_time_ok)
 			add(buf, len, "no core left to isolate");
 		else
@@ -64,14 +66,15 @@ void plan_why_not(const struct planner *pl, unsigned int vnf, enum calvin_grant 
 	}
 }
 
-/* VNFs that need a core: user VNFs, or under libvirt each VM */
-static unsigned int user_vnfs(const struct calvin_chain_spec *spec)
+/* VNFs on the planner's host that need a core: user VNFs, or under
+ * libvirt each VM */
+static unsigned int user_vnfs(const struct planner *pl)
 {
 	unsigned int i, n = 0;
 	bool follows;
 
-	for (i = 0; i < spec->nr_vnfs; i++)
-		n += calvin_plan_needs_core(spec, i, &follows);
+	for (i = 0; i < pl->spec->nr_vnfs; i++)
+		n += plan_on_host(pl, i) && calvin_plan_needs_core(pl->spec, i, &follows);
 	return n;
 }
 
@@ -118,7 +121,7 @@ void plan_explain_missing(const struct planner *pl, unsigned int vnf, enum calvi
 			  char *err, size_t errlen)
 {
 	const struct calvin_topology *t = pl->t;
-	unsigned int need = user_vnfs(pl->spec), n;
+	unsigned int need = user_vnfs(pl), n;
 	struct calvin_cpumask iso;
 	char list[CALVIN_CPUS_TEXT_MAX];
 
@@ -140,7 +143,11 @@ void plan_explain_missing(const struct planner *pl, unsigned int vnf, enum calvi
 		add(err, errlen, ", none free on NUMA node %d of %s's NIC", pl->nic_node[vnf],
 		    pl->spec->vnfs[vnf].name);
 	add(err, errlen, ", 1 for housekeeping; set 'allow-sharing: true' or 'placement: shared'");
-	if (g == CALVIN_GRANT_ISOLATED && !pl->run_time_ok)
+	if (g == CALVIN_GRANT_ISOLATED && pl->t->remote)
+		add(err, errlen,
+		    ", or 'placement: pinned' (calvin cannot isolate CPUs on another "
+		    "host)");
+	else if (g == CALVIN_GRANT_ISOLATED && !pl->run_time_ok)
 		add(err, errlen, ", or isolate more CPUs (isolcpus= on the kernel command line)");
 }
 

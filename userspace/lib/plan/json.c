@@ -37,6 +37,10 @@ static struct json_object *json_vnf(const struct calvin_chain_spec *spec,
 	jw_str(o, "granted", calvin_grant_name(v->granted));
 	jw_bool(o, "degraded", v->granted > v->asked);
 	jw_str(o, "why", v->why);
+	/* last: the members before it read as they did before hosts */
+	jw_str(o, "host",
+	       v->host > 0 && v->host <= (int)spec->nr_hosts ? spec->hosts[v->host - 1].name
+							     : CALVIN_LOCAL_HOST);
 	return o;
 }
 
@@ -150,4 +154,28 @@ void calvin_plan_print_json(FILE *f, const struct calvin_chain_spec *spec,
 	if (o)
 		jw_write(f, o, false);
 	json_object_put(o);
+}
+
+struct json_object *calvin_plan_remote_jobj(const struct calvin_chain_spec *spec,
+					    const struct calvin_topology *const *t,
+					    const struct calvin_plan *p)
+{
+	struct json_object *a = jw_arr(), *o;
+	unsigned int i;
+
+	for (i = 0; i < spec->nr_hosts; i++) {
+		if (!t[i + 1])
+			continue;
+		o = jw_obj();
+		jw_str(o, "name", spec->hosts[i].name);
+		jw_str(o, "uri", spec->hosts[i].uri);
+		jw_add(o, "online", json_cpus(&t[i + 1]->online));
+		jw_add(o, "smt", json_smt(t[i + 1]));
+		jw_add(o, "numa", json_numa(t[i + 1]));
+		jw_add(o, "held", json_held(t[i + 1]));
+		jw_add(o, "housekeeping", json_cpus(&p->remote_housekeeping[i]));
+		jw_str(o, "not_done", calvin_remote_not_done);
+		jw_push(a, o);
+	}
+	return a;
 }

@@ -32,8 +32,9 @@ static void planner_init(struct planner *pl, const struct calvin_chain_spec *spe
 	pl->p = p;
 	calvin_plan_usable(t, &pl->usable);
 	calvin_cpumask_or(&pl->isolated, &t->isolcpus, &t->partitions);
-	/* the admin chose which CPUs to isolate at boot: calvin adds none */
-	pl->run_time_ok = calvin_cpumask_empty(&t->isolcpus);
+	/* the admin chose which CPUs to isolate at boot: calvin adds none;
+	 * on another host calvin isolates nothing */
+	pl->run_time_ok = calvin_cpumask_empty(&t->isolcpus) && !t->remote;
 	for (i = 0; i < t->nr_holds; i++) {
 		h = &t->holds[i];
 		if (h->cpu < 0 || h->cpu >= CALVIN_MAX_CPUS)
@@ -235,8 +236,10 @@ static void finish(struct planner *pl)
 	}
 }
 
-int calvin_plan_make(const struct calvin_chain_spec *spec, const struct calvin_topology *t,
-		     const int *nic_node, struct calvin_plan *p, char *err, size_t errlen)
+/* The plan of the VNFs on one host (host: see calvin_plan_host_of()); the
+ * others are left as kernel VNFs, for calvin_plan_make_hosts() to fill. */
+static int plan_on(const struct calvin_chain_spec *spec, int host, const struct calvin_topology *t,
+		   const int *nic_node, struct calvin_plan *p, char *err, size_t errlen)
 {
 	struct planner pl;
 	struct calvin_vnf_place *v;
@@ -248,6 +251,7 @@ int calvin_plan_make(const struct calvin_chain_spec *spec, const struct calvin_t
 	p->policy = spec->placement;
 	p->nr_vnfs = spec->nr_vnfs;
 	planner_init(&pl, spec, t, nic_node, p);
+	pl.host = host;
 	pl.hk = pick_housekeeping(&pl);
 	if (pl.hk < 0) {
 		plan_explain_no_housekeeping(&pl, err, errlen);
@@ -259,8 +263,8 @@ int calvin_plan_make(const struct calvin_chain_spec *spec, const struct calvin_t
 		v = &p->vnf[i];
 		v->cpu = -1;
 		v->asked = v->granted = CALVIN_GRANT_SOFTIRQ;
-		if (!calvin_plan_needs_core(spec, i, &follows)) {
-			if (follows)
+		if (!plan_on_host(&pl, i) || !calvin_plan_needs_core(spec, i, &follows)) {
+			if (follows && plan_on_host(&pl, i))
 				*v = p->vnf[i - 1];
 			continue;
 		}
@@ -273,4 +277,102 @@ int calvin_plan_make(const struct calvin_chain_spec *spec, const struct calvin_t
 	}
 	finish(&pl);
 	return 0;
+}
+
+/* VNFs on a host whose CPUs were not read: not pinned, and said so. */
+static void unread_host(const struct calvin_chain_spec *spec, int host, struct calvin_plan *p)
+{
+	struct calvin_vnf_place *v;
+	unsigned int i;
+	bool follows;
+
+	for (i = 0; i < spec->nr_vnfs; i++) {
+		if (calvin_plan_host_of(spec, i) != host)
+			continue;
+		v = &p->vnf[i];
+		memset(v, 0, sizeof(*v));
+		v->cpu = -1;
+		v->host = host;
+		v->asked = v->granted = CALVIN_GRANT_SOFTIRQ;
+		if (!calvin_plan_needs_core(spec, i, &follows)) {
+			if (follows)
+				*v = p->vnf[i - 1];
+			continue;
+		}
+		v->asked = asked_of(spec->placement);
+		v->granted = CALVIN_GRANT_SHARED;
+		v->wait = CALVIN_PLAN_WAIT_WAKEUP;
+		if (v->granted > v->asked)
+			snprintf(v->why, sizeof(v->why), "its host's CPUs were not read");
+	}
+}
+
+/* The VNFs of host from one, into p. */
+static void merge(const struct calvin_chain_spec *spec, int host, const struct calvin_plan *one,
+		  struct calvin_plan *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < spec->nr_vnfs; i++)
+		if (calvin_plan_host_of(spec, i) == host) {
+			p->vnf[i] = one->vnf[i];
+			p->vnf[i].host = host;
+		}
+	if (host) {
+		p->remote_housekeeping[host - 1] = one->housekeeping;
+		return;
+	}
+	p->housekeeping = one->housekeeping;
+	p->isolate = one->isolate;
+}
+
+static bool host_used(const struct calvin_chain_spec *spec, int host)
+{
+	unsigned int i;
+
+	for (i = 0; i < spec->nr_vnfs; i++)
+		if (calvin_plan_host_of(spec, i) == host)
+			return true;
+	return false;
+}
+
+int calvin_plan_make_hosts(const struct calvin_chain_spec *spec,
+			   const struct calvin_topology *const *t, const int *nic_node,
+			   struct calvin_plan *p, char *err, size_t errlen)
+{
+	struct calvin_plan one;
+	char why[CALVIN_ERR_MAX];
+	unsigned int i;
+	int h, rc;
+
+	/* this host plans even without VNFs: its probe needs housekeeping */
+	rc = plan_on(spec, 0, t[0], nic_node, p, err, errlen);
+	for (h = 1; !rc && h <= (int)spec->nr_hosts; h++) {
+		if (!host_used(spec, h))
+			continue;
+		if (!t[h]) {
+			unread_host(spec, h, p);
+			continue;
+		}
+		rc = plan_on(spec, h, t[h], nic_node, &one, why, sizeof(why));
+		if (rc)
+			snprintf(err, errlen, "host %s: %s", spec->hosts[h - 1].name, why);
+		else
+			merge(spec, h, &one, p);
+	}
+	if (rc)
+		return rc;
+	p->nr_degraded = 0;
+	for (i = 0; i < spec->nr_vnfs; i++)
+		p->nr_degraded += p->vnf[i].granted != CALVIN_GRANT_SOFTIRQ &&
+				  p->vnf[i].granted > p->vnf[i].asked;
+	return 0;
+}
+
+int calvin_plan_make(const struct calvin_chain_spec *spec, const struct calvin_topology *t,
+		     const int *nic_node, struct calvin_plan *p, char *err, size_t errlen)
+{
+	const struct calvin_topology *all[1 + CALVIN_MAX_HOSTS] = { t };
+
+	return calvin_plan_make_hosts(spec, all, nic_node, p, err, errlen);
 }

@@ -128,6 +128,9 @@ struct calvin_topology {
 	 * be read ("" when all was read) */
 	char cpuset_from[256];
 	char unread[256];
+	/* read through libvirt from another host (caps.c): calvin sees no
+	 * isolation there and cannot isolate CPUs, move IRQs or set cpusets */
+	bool remote;
 };
 
 /* nr_cpus CPUs, all online and allowed, each its own core, nodes unknown,
@@ -136,9 +139,20 @@ void calvin_topology_init(struct calvin_topology *t, unsigned int nr_cpus);
 
 /* A host's topology from its libvirt capabilities XML (caps.c): every
  * CPU of <host><topology> online, its NUMA cell and SMT core (the lowest
- * of its siblings); nothing isolated, nothing held (calvin cannot see or
- * change that on another host). 0, or -EINVAL with a sentence in why. */
+ * of its siblings); nothing isolated (calvin cannot see or change that on
+ * another host), t->remote set, nothing held yet. 0, or -EINVAL with a
+ * sentence in why. */
 int calvin_topology_from_caps(const char *xml, struct calvin_topology *t, char *why, size_t len);
+
+/* The cores a calvin domain on that host holds, from its domain XML
+ * (virDomainGetXMLDesc), added to t->holds: a domain named
+ * calvin-CHAIN.NODE holds its vCPU 1's pinned CPUs for its VNFs (owns)
+ * and its vCPU 0's and emulator's for housekeeping. Other domains, those
+ * of chain own (may be NULL) and unpinned ones add nothing. Returns how
+ * many holds were added, or -EINVAL (not a domain XML, or a calvin
+ * domain's pin that does not parse) with a sentence in why. */
+int calvin_holds_from_domain(const char *xml, const char *own, struct calvin_topology *t, char *why,
+			     size_t len);
 
 /* The online CPUs of SMT core core (its lowest CPU), or of NUMA node
  * node, into out; returns how many. */
@@ -187,6 +201,7 @@ struct calvin_vnf_place {
 	enum calvin_isolation isolation; /* of cpu */
 	enum calvin_plan_wait wait;
 	char why[CALVIN_WHY_MAX]; /* why granted is worse than asked; "" if not */
+	int host;		  /* where cpu is: 0 this host, 1 + i spec->hosts[i] */
 };
 
 struct calvin_plan {
@@ -196,6 +211,9 @@ struct calvin_plan {
 	struct calvin_cpumask housekeeping; /* for the probe, controller, IRQs */
 	struct calvin_cpumask isolate;	   /* cores to isolate at run time */
 	unsigned int nr_degraded;	   /* VNFs granted less than they asked */
+	/* on spec->hosts[i]: its VMs' vCPU 0 and emulator threads; empty
+	 * where no VNF of the chain runs, or its CPUs were not read */
+	struct calvin_cpumask remote_housekeeping[CALVIN_MAX_HOSTS];
 };
 
 /* Make the plan for spec on host t, or explain in err (one line) what the
@@ -204,6 +222,19 @@ struct calvin_plan {
  * unknown (veth). */
 int calvin_plan_make(const struct calvin_chain_spec *spec, const struct calvin_topology *t,
 		     const int *nic_node, struct calvin_plan *p, char *err, size_t errlen);
+
+/* The same across hosts: t[0] is this host, t[1 + i] spec->hosts[i]
+ * (NULL where it was not read), each VNF planned on its own host's CPUs
+ * with the same rules (an isolated VNF on another host: calvin cannot
+ * isolate there). A VNF on a host not read is not pinned. A host that
+ * cannot place its VNFs fails the plan: err starts "host NAME: ". */
+int calvin_plan_make_hosts(const struct calvin_chain_spec *spec,
+			   const struct calvin_topology *const *t, const int *nic_node,
+			   struct calvin_plan *p, char *err, size_t errlen);
+
+/* Where VNF i runs: 0 this host, 1 + i for spec->hosts[i] (-1: a host
+ * not in hosts:, which the parser refuses). */
+int calvin_plan_host_of(const struct calvin_chain_spec *spec, unsigned int i);
 
 /* A deployed chain's housekeeping set hk, less the cores other chains'
  * VNFs (t->holds) took since; unchanged if that would leave none. */
@@ -262,13 +293,27 @@ void calvin_degraded_text(const struct calvin_degraded *d, char *buf, size_t len
  * read from the host. */
 void calvin_plan_print_text(FILE *f, const struct calvin_chain_spec *spec,
 			    const struct calvin_topology *t, const struct calvin_plan *p);
-/* The same as one JSON object (the caller puts it; NULL when out of
- * memory), and that object written to f on one line. */
+/* Each host of hosts: that calvin read (t[1 + i], see
+ * calvin_plan_make_hosts()): its CPUs, what other chains hold there, the
+ * plan's housekeeping there, and what calvin does not do there
+ * (calvin_remote_not_done). */
+extern const char calvin_remote_not_done[];
+void calvin_plan_print_remote_text(FILE *f, const struct calvin_chain_spec *spec,
+				   const struct calvin_topology *const *t,
+				   const struct calvin_plan *p);
+/* The plan as one JSON object (the caller puts it; NULL when out of
+ * memory), and that object written to f on one line. Each VNF names its
+ * host ("local" or a name of hosts:). */
 struct json_object;
 struct json_object *calvin_plan_jobj(const struct calvin_chain_spec *spec,
 				     const struct calvin_topology *t, const struct calvin_plan *p);
 void calvin_plan_print_json(FILE *f, const struct calvin_chain_spec *spec,
 			    const struct calvin_topology *t, const struct calvin_plan *p);
+/* The hosts calvin_plan_print_remote_text() shows, as a JSON array:
+ * name, uri, online, smt, numa, held, housekeeping, not_done. */
+struct json_object *calvin_plan_remote_jobj(const struct calvin_chain_spec *spec,
+					    const struct calvin_topology *const *t,
+					    const struct calvin_plan *p);
 
 /* ==== host.c, host_cgroup.c, host_files.c ==== */
 

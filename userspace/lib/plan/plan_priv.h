@@ -10,6 +10,7 @@ struct planner {
 	const struct calvin_chain_spec *spec;
 	const struct calvin_topology *t;
 	const int *nic_node;
+	int host; /* the VNFs it places: those on this host (calvin_plan_host_of) */
 	struct calvin_plan *p;
 	struct calvin_cpumask usable;	      /* see calvin_plan_usable() */
 	struct calvin_cpumask isolated;	      /* now: isolcpus and isolated partitions */
@@ -39,6 +40,9 @@ bool plan_may_dedicate(const struct planner *pl, int c);
 /* Does VNF i need a core of its own (a user VNF; under libvirt, the first
  * VNF of each VM)? *follows: it runs beside the VNF before it, in its VM. */
 bool calvin_plan_needs_core(const struct calvin_chain_spec *spec, unsigned int i, bool *follows);
+
+/* Is VNF i on the planner's host? */
+bool plan_on_host(const struct planner *pl, unsigned int i);
 
 /* ---- plan_explain.c ---- */
 

@@ -22,6 +22,19 @@ static const char *isolation_text(enum calvin_isolation i)
 	return i == CALVIN_ISOL_RUN_TIME ? "to isolate at run time" : "not isolated";
 }
 
+/* VNFs i and j on one CPU of one host? */
+static bool same_cpu(const struct calvin_plan *p, unsigned int i, unsigned int j)
+{
+	return p->vnf[j].cpu == p->vnf[i].cpu && p->vnf[j].host == p->vnf[i].host;
+}
+
+/* " on host b" for a VNF on another host */
+static void print_on(FILE *f, const struct calvin_chain_spec *spec, int host)
+{
+	if (host > 0 && host <= (int)spec->nr_hosts)
+		fprintf(f, " on host %s", spec->hosts[host - 1].name);
+}
+
 /* "owns it", "shares it with VNFs a, b", "shares it with housekeeping" */
 static void print_share(FILE *f, const struct calvin_chain_spec *spec, const struct calvin_plan *p,
 			unsigned int i)
@@ -34,14 +47,14 @@ static void print_share(FILE *f, const struct calvin_chain_spec *spec, const str
 		return;
 	}
 	for (j = 0; j < p->nr_vnfs; j++)
-		n += j != i && p->vnf[j].cpu == p->vnf[i].cpu;
+		n += j != i && same_cpu(p, i, j);
 	fprintf(f, "shares it with ");
 	if (p->vnf[i].granted == CALVIN_GRANT_SHARED)
 		fprintf(f, n ? "housekeeping and " : "housekeeping");
 	if (n)
 		fprintf(f, "VNF%s ", n > 1 ? "s" : "");
 	for (j = 0; j < p->nr_vnfs; j++)
-		if (j != i && p->vnf[j].cpu == p->vnf[i].cpu) {
+		if (j != i && same_cpu(p, i, j)) {
 			fprintf(f, "%s%s", sep, spec->vnfs[j].name);
 			sep = ", ";
 		}
@@ -59,11 +72,15 @@ static void print_vnf_text(FILE *f, const struct calvin_chain_spec *spec,
 		return;
 	}
 	if (v->cpu < 0) {
-		fprintf(f, "not pinned (placement shared), wait %s\n",
+		fprintf(f, "not pinned");
+		print_on(f, spec, v->host);
+		fprintf(f, " (%s), wait %s\n", v->why[0] ? v->why : "placement shared",
 			calvin_plan_wait_name(v->wait));
 		return;
 	}
-	fprintf(f, "cpu %d, ", v->cpu);
+	fprintf(f, "cpu %d", v->cpu);
+	print_on(f, spec, v->host);
+	fprintf(f, ", ");
 	print_share(f, spec, p, i);
 	fprintf(f, ", %s, wait %s\n", isolation_text(v->isolation), calvin_plan_wait_name(v->wait));
 	if (v->granted > v->asked)
@@ -166,13 +183,15 @@ static void print_cores_text(FILE *f, const struct calvin_chain_spec *spec,
 		v = &p->vnf[i];
 		if (v->cpu < 0 || v->wait == CALVIN_PLAN_WAIT_NONE)
 			continue;
-		for (j = 0; j < i && p->vnf[j].cpu != v->cpu; j++)
+		for (j = 0; j < i && !same_cpu(p, i, j); j++)
 			;
 		if (j < i)
 			continue; /* shown with the first VNF on it */
-		fprintf(f, "  cpu %d (", v->cpu);
+		fprintf(f, "  cpu %d", v->cpu);
+		print_on(f, spec, v->host);
+		fprintf(f, " (");
 		for (sep = "", j = i; j < p->nr_vnfs; j++)
-			if (p->vnf[j].cpu == v->cpu) {
+			if (same_cpu(p, i, j)) {
 				fprintf(f, "%s%s", sep, spec->vnfs[j].name);
 				sep = ", ";
 			}
@@ -213,4 +232,37 @@ void calvin_plan_print_text(FILE *f, const struct calvin_chain_spec *spec,
 		    f, "to isolate at run time: cpu %s (calvin up isolates it once the VNFs run)\n",
 		    cpus_text(&p->isolate));
 	print_host_text(f, t);
+}
+
+/* What calvin does not do on another host, said wherever it plans there. */
+const char calvin_remote_not_done[] =
+    "calvin cannot isolate CPUs there (no cpusets or isolated partitions), move its IRQs "
+    "or see its isolcpus and nohz_full; only the VMs' vCPUs and emulator threads are pinned";
+
+void calvin_plan_print_remote_text(FILE *f, const struct calvin_chain_spec *spec,
+				   const struct calvin_topology *const *t,
+				   const struct calvin_plan *p)
+{
+	const struct calvin_host_spec *h;
+	unsigned int i;
+
+	for (i = 0; i < spec->nr_hosts; i++) {
+		h = &spec->hosts[i];
+		if (!t[i + 1])
+			continue;
+		fprintf(f, "host %s (%s), read through its libvirt:\n  online %s", h->name, h->uri,
+			cpus_text(&t[i + 1]->online));
+		fprintf(f, "; SMT siblings:");
+		print_smt_text(f, t[i + 1]);
+		fprintf(f, "; NUMA:");
+		print_numa_text(f, t[i + 1]);
+		fprintf(f, "\n");
+		print_holds_text(f, t[i + 1]);
+		fprintf(f,
+			"  housekeeping there (vCPU 0 and emulator threads of its VMs): cpu %s%s\n",
+			cpus_text(&p->remote_housekeeping[i]),
+			p->policy == CALVIN_PLACE_SHARED ? " (nothing is pinned: placement shared)"
+							 : "");
+		fprintf(f, "  not done there: %s\n", calvin_remote_not_done);
+	}
 }

@@ -76,7 +76,8 @@ void calvin_plan_record_write(FILE *f, const struct calvin_chain_spec *spec,
 	fprintf(f, "isolate%s%s\n", list[0] ? " " : "", list);
 	for (i = 0; i < p->nr_vnfs && i < spec->nr_vnfs; i++) {
 		v = &p->vnf[i];
-		if (v->cpu < 0)
+		/* a CPU of another host holds nothing here */
+		if (v->cpu < 0 || v->host)
 			continue;
 		fprintf(f, "vnf %s %d %s%s\n", spec->vnfs[i].name, v->cpu,
 			calvin_hold_kind_name(hold_kind(v)),

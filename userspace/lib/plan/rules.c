@@ -19,6 +19,20 @@ bool plan_hk_eligible(const struct planner *pl, int c)
 	       !calvin_cpumask_isset(&pl->placed, c) && !pl->core_isolated[t->core[c]];
 }
 
+int calvin_plan_host_of(const struct calvin_chain_spec *spec, unsigned int i)
+{
+	const struct calvin_host_spec *h = calvin_spec_host(spec, spec->vnfs[i].host);
+
+	if (!strcmp(spec->vnfs[i].host, CALVIN_LOCAL_HOST) || !spec->vnfs[i].host[0])
+		return 0;
+	return h ? (int)(h - spec->hosts) + 1 : -1;
+}
+
+bool plan_on_host(const struct planner *pl, unsigned int i)
+{
+	return calvin_plan_host_of(pl->spec, i) == pl->host;
+}
+
 int plan_nic_of(const struct planner *pl, unsigned int vnf)
 {
 	return pl->nic_node ? pl->nic_node[vnf] : -1;
