@@ -38,6 +38,8 @@ t0=$(now_ms)
 $CALVIN up chains/tactile-2host.yaml >"$TMP/up" 2>"$TMP/err" || fail "up: $(cat "$TMP/err")"
 up_ms=$(($(now_ms) - t0))
 cat "$TMP/up"
+grep -q "^chain $C is up: probe -> fwd-k (kernel.*) -> fwd-u (user.*) -> server (VM on host b)$" "$TMP/up" ||
+	fail "up did not say the server is a VM on b: $(cat "$TMP/up")"
 virsh -c "$CALVIN_SIM_URI_a" domstate calvin-$C.fwd-k 2>/dev/null | grep -q running || fail "fwd-k's VM is not running on a"
 virsh -c "$CALVIN_SIM_URI_b" domstate calvin-$C.fwd-u 2>/dev/null | grep -q running || fail "fwd-u's VM is not running on b"
 virsh -c "$CALVIN_SIM_URI_b" domstate calvin-$C.server 2>/dev/null | grep -q running || fail "the server's VM is not running on b"
@@ -54,6 +56,10 @@ for p in $ports; do
 done
 [ "$(wc -w <<<"$(ovs_ours)")" = 1 ] || fail "not 1 port of this host's namespaces (the probe's) on the OVS: $(ovs_ours)"
 grep -q "^ovsport .*@$CALVIN_SIM_NETNS_a $CALVIN_OVS_DB$" "$CALVIN_RUN_DIR/$C.state" || fail "no OVS port journalled"
+rc=0
+$CALVIN exec $C server true >"$TMP/exec" 2>&1 || rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$TMP/exec")" = 1 ] && grep -q "node 'server' of chain $C is a VM on host b" "$TMP/exec" ||
+	fail "calvin exec of the server's VM: exit $rc, $(cat "$TMP/exec")"
 echo "ok: up in $up_ms ms: VMs on a (fwd-k) and b (fwd-u, server), 6 ports bound, 1 OVS port of this host (the probe's)"
 
 $CALVIN -j probe -c 200 -r 100 $C >"$TMP/probe.json" || fail "calvin -j probe failed"

@@ -157,7 +157,10 @@ static void print_up(const struct deploy *d)
 			       d->plan->vnf[i].owns ? "" : " shared");
 		printf(")");
 	}
-	printf(" -> %s\n", s->server.name);
+	printf(" -> %s", s->server.name);
+	if (calvin_spec_host(s, s->server.host))
+		printf(" (VM on host %s)", s->server.host);
+	printf("\n");
 	if (backend_describe(s, line, sizeof(line)))
 		printf("nodes: %s\n", line);
 	/* `calvin run | tee`: the chain is up before the report comes */
