@@ -57,7 +57,7 @@ done
 [ "$(wc -w <<<"$(ovs_ours)")" = 1 ] || fail "not 1 port of this host's namespaces (the probe's) on the OVS: $(ovs_ours)"
 grep -q "^ovsport .*@$CALVIN_SIM_NETNS_a $CALVIN_OVS_DB$" "$CALVIN_RUN_DIR/$C.state" || fail "no OVS port journalled"
 rc=0
-$CALVIN exec $C server true >"$TMP/exec" 2>&1 || rc=$?
+$CALVIN exec $C server -- true >"$TMP/exec" 2>&1 || rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$TMP/exec")" = 1 ] && grep -q "node 'server' of chain $C is a VM on host b" "$TMP/exec" ||
 	fail "calvin exec of the server's VM: exit $rc, $(cat "$TMP/exec")"
 echo "ok: up in $up_ms ms: VMs on a (fwd-k) and b (fwd-u, server), 6 ports bound, 1 OVS port of this host (the probe's)"
