@@ -53,6 +53,7 @@ LOADER_SRCS := $(filter-out %.bpf.c,$(wildcard kernel/*.c))
 AGENT_SHARED_SRCS := userspace/agent/channel.c userspace/agent/dpdk_query.c \
 	userspace/agent/sa_pipe.c userspace/agent/textfile.c userspace/agent/vnf_start.c
 AGENT_SRCS := userspace/agent/main.c userspace/agent/vnf.c userspace/agent/proc.c \
+	userspace/agent/server.c \
 	$(AGENT_SHARED_SRCS)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/%.o)
 AGENT_CLIENT_OBJS := $(B)/userspace/agent/client.o $(B)/userspace/agent/channel.o

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # The two-host chain against the same chain on one host, alternating
 # round by round: chains/tactile-2host.yaml (fwd-k in a VM on simulated
-# host a, fwd-u in a VM on host b, links touching a VM OVN logical switches
-# over Geneve, OVS's userspace datapath) and chains/tactile-fwd-vm.yaml
-# (the same VNFs, both VMs on this host, calvin's XDP links). Each round
+# host a, fwd-u and the server in VMs on host b, links touching a VM OVN
+# logical switches over Geneve, OVS's userspace datapath) and
+# chains/tactile-fwd-vm.yaml (the same VNFs, both VMs on this host,
+# calvin's XDP links, the server a namespace here). Each round
 # deploys a chain, probes it and takes it down. Prints the RTT and the
 # per-hop and per-link medians and p99s, pooled over rounds (links across
 # clock domains are estimates, with the largest bound of the rounds).

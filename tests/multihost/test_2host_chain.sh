@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # The two-host chain deployed by `calvin up` (chains/tactile-2host.yaml):
-# fwd-k in a VM on simulated host a, fwd-u in a VM on host b, the probe
-# and the server namespaces of this host joining their links through an
-# Open vSwitch port (host a's stands for this host's: the simulation's
-# root namespace runs none), each link touching a VM an OVN logical
-# switch. Checks: the domains run on their hosts, every port is bound to
-# its chassis, every probe comes back with all four hop records, the
-# links across clock domains are estimated with a bound, `calvin status`
+# fwd-k in a VM on simulated host a, fwd-u and the server in VMs on host b
+# (the server's VM has one NIC; its agent runs the XDP reflector), the
+# probe a namespace of this host joining its link through an Open vSwitch
+# port (host a's stands for this host's: the simulation's root namespace
+# runs none), each link touching a VM an OVN logical switch. Checks: the
+# domains run on their hosts, every port is bound to its chassis, every
+# probe comes back with all four hop records (the reflector stamps none:
+# an endpoint, not a hop), the links across clock domains are estimated
+# with a bound, the turn at the server is timed in fwd-u's VM, `calvin status`
 # reads the remote VNFs' counters through libvirt's channel stream, the
 # supervisor restarts a VM destroyed on a and one on b (through their
 # libvirt) and redeploys its VNF, and
@@ -26,17 +28,29 @@ t0=$(now_ms)
 $CALVIN up chains/tactile-2host.yaml >"$TMP/up" 2>"$TMP/err" || fail "up: $(cat "$TMP/err")"
 up_ms=$(($(now_ms) - t0))
 cat "$TMP/up"
+grep -q "^chain $C is up: probe -> fwd-k (kernel.*) -> fwd-u (user.*) -> server (VM on host b)$" "$TMP/up" ||
+	fail "up did not say the server is a VM on b: $(cat "$TMP/up")"
 virsh -c "$CALVIN_SIM_URI_a" domstate calvin-$C.fwd-k 2>/dev/null | grep -q running || fail "fwd-k's VM is not running on a"
 virsh -c "$CALVIN_SIM_URI_b" domstate calvin-$C.fwd-u 2>/dev/null | grep -q running || fail "fwd-u's VM is not running on b"
+virsh -c "$CALVIN_SIM_URI_b" domstate calvin-$C.server 2>/dev/null | grep -q running || fail "the server's VM is not running on b"
+grep -q "^domain calvin-$C.server $CALVIN_SIM_URI_b" "$CALVIN_RUN_DIR/$C.state" || fail "the server's domain is not journalled with b's URI"
+[ "$(virsh -c "$CALVIN_SIM_URI_b" domiflist calvin-$C.server | grep -c br-int)" = 1 ] ||
+	fail "the server's VM has not one NIC on br-int: $(virsh -c "$CALVIN_SIM_URI_b" domiflist calvin-$C.server)"
+ip netns list | grep -q "^calvin-$C\.server" && fail "a server namespace was made on this host"
+# three links, two ports each: probe-fwd-k, fwd-k-fwd-u, fwd-u-server
 ports=$(chain_lsps)
 [ "$(wc -w <<<"$ports")" = 6 ] || fail "not 6 OVN ports of the chain: $ports"
 for p in $ports; do
 	c=$(sbctl --bare --columns=chassis find Port_Binding logical_port="$p")
 	[ -n "$c" ] || fail "port $p is not bound"
 done
-[ "$(wc -w <<<"$(chain_ovs_ports)")" = 2 ] || fail "not 2 ports of this host's namespaces on the OVS: $(chain_ovs_ports)"
+[ "$(wc -w <<<"$(chain_ovs_ports)")" = 1 ] || fail "not 1 port of this host's namespaces (the probe's) on the OVS: $(chain_ovs_ports)"
 grep -q "^ovsport .*@$CALVIN_SIM_NETNS_a $CALVIN_OVS_DB$" "$CALVIN_RUN_DIR/$C.state" || fail "no OVS port journalled"
-echo "ok: up in $up_ms ms: VMs on a and b, 6 ports bound, 2 OVS ports of this host"
+rc=0
+$CALVIN exec $C server -- true >"$TMP/exec" 2>&1 || rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$TMP/exec")" = 1 ] && grep -q "node 'server' of chain $C is a VM on host b" "$TMP/exec" ||
+	fail "calvin exec of the server's VM: exit $rc, $(cat "$TMP/exec")"
+echo "ok: up in $up_ms ms: VMs on a (fwd-k) and b (fwd-u, server), 6 ports bound, 1 OVS port of this host (the probe's)"
 
 $CALVIN -j probe -c 200 -r 100 $C >"$TMP/probe.json" || fail "calvin -j probe failed"
 $CALVIN probe -c 200 -r 100 $C >"$TMP/probe.txt" || fail "calvin probe failed"
@@ -49,7 +63,10 @@ grep -q "n/a" "$TMP/probe.txt" && fail "a link says n/a: $(grep n/a "$TMP/probe.
 for h in 'fwd-k \(kernel\) +->' 'fwd-u \(user\) +->' 'fwd-u \(user\) +<-' 'fwd-k \(kernel\) +<-'; do
 	grep -Eq "^  $h +[0-9.]+[mun]?s" "$TMP/probe.txt" || fail "no hop line '$h'"
 done
-echo "ok: 200 of 200 probes back, each with 4 hop records; 4 links across clock domains estimated with a bound"
+# the turn at the server's VM: from fwd-u's out to its in, both stamps in fwd-u's VM
+grep -Eq '^  fwd-u -> server -> fwd-u +[0-9.]+[mun]?s( +[0-9.]+[mun]?s){3}$' "$TMP/probe.txt" ||
+	fail "no measured (not estimated) line for the turn at the server"
+echo "ok: 200 of 200 probes back, each with 4 hop records; 4 links across clock domains estimated with a bound; the turn at the server's VM measured in fwd-u's clock"
 
 $CALVIN -j status $C >"$TMP/status.json" 2>"$TMP/err" || fail "calvin status: $(cat "$TMP/err")"
 grep -q '"rx_packets":[1-9]' "$TMP/status.json" || fail "fwd-k's counters through the channel: $(cat "$TMP/status.json")"

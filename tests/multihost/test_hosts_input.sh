@@ -4,9 +4,10 @@
 # what runs where; bad hosts: input is refused in one line at its
 # file:line:column with exit 2 (an unknown or duplicate host, 'local'
 # listed, a node on another host without VMs, hosts without ovn, a URI
-# libvirt would act on as root); up refuses, before it creates anything
-# (exit 4: not built), a server on another host and a VNF of this host in
-# a chain across hosts, and nothing is left.
+# libvirt would act on as root); a server on another host (a VM there) or
+# on this one is accepted; up refuses, before it creates anything (exit 4:
+# not built), a VNF of this host in a chain across hosts, and nothing is
+# left.
 # Needs no root and no simulated host.
 . "$(dirname "$0")/lib.sh"
 trap 'rm -rf "$TMP"' EXIT
@@ -18,35 +19,37 @@ export CALVIN_RUN_DIR=$TMP/run
 out=$($CALVIN validate chains/tactile-2host.yaml 2>"$TMP/err")
 rc=$?
 [ $rc -eq 0 ] || fail "validate of the two-host chain exited $rc, want 0: $(cat "$TMP/err")"
-want='hosts: local: probe, server; a (chassis a, qemu+tcp://10.99.0.11/system): fwd-k; b (chassis b, qemu+tcp://10.99.0.12/system): fwd-u; links between hosts: OVN logical switches in tcp:10.99.0.2:6641'
+want='hosts: local: probe; a (chassis a, qemu+tcp://10.99.0.11/system): fwd-k; b (chassis b, qemu+tcp://10.99.0.12/system): fwd-u, server; links between hosts: OVN logical switches in tcp:10.99.0.2:6641'
 [ "$(head -n 1 <<<"$out")" = "$want" ] || fail "validate said '$out', want '$want'"
 $CALVIN -j validate chains/tactile-2host.yaml >"$TMP/j" 2>/dev/null
-grep -q '"where":"local: probe, server; a (chassis a' "$TMP/j" || fail "-j validate has no where: $(cat "$TMP/j")"
-# what up does not build: a server on another host, a VNF of this host
-sed 's/^server: {name: server, kind: echo}.*/server: {name: server, kind: echo, host: b}/' \
+grep -q '"where":"local: probe; a (chassis a' "$TMP/j" || fail "-j validate has no where: $(cat "$TMP/j")"
+grep -q '"runnable":true' "$TMP/j" || fail "-j validate of the server on b says not runnable: $(cat "$TMP/j")"
+# the server on this host, at the probe's end, is a layout too
+sed 's/^server: {name: server, kind: echo, host: b}.*/server: {name: server, kind: reflect}/' \
 	chains/tactile-2host.yaml >"$TMP/srv.yaml"
+grep -q '^server: {name: server, kind: reflect}$' "$TMP/srv.yaml" || fail "the chain file's server line changed: fix this test's sed"
+$CALVIN validate "$TMP/srv.yaml" >"$TMP/out" 2>"$TMP/err" || fail "validate with the server on local: $(cat "$TMP/err")"
+grep -q '^hosts: local: probe, server; a (chassis a' "$TMP/out" || fail "validate with the server on local said: $(cat "$TMP/out")"
+# what up does not build: a VNF of this host in a chain across hosts
 sed '/^    host: a$/d' chains/tactile-2host.yaml >"$TMP/loc.yaml"
-$CALVIN validate "$TMP/srv.yaml" >/dev/null 2>"$TMP/err"
-[ $? -eq 4 ] || fail "validate with the server on b did not exit 4"
-grep -q "server 'server' is on host 'b': a server in a VM on another host is not built" "$TMP/err" ||
-	fail "no refusal line: $(cat "$TMP/err")"
 $CALVIN validate "$TMP/loc.yaml" >/dev/null 2>"$TMP/err"
 [ $? -eq 4 ] || fail "validate with fwd-k on local did not exit 4"
 grep -q "VNF 'fwd-k' is on host local in a chain across hosts" "$TMP/err" || fail "no refusal line: $(cat "$TMP/err")"
-$CALVIN -j validate "$TMP/srv.yaml" >"$TMP/j" 2>/dev/null
+[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "the refusal is more than one line: $(cat "$TMP/err")"
+$CALVIN -j validate "$TMP/loc.yaml" >"$TMP/j" 2>/dev/null
 grep -q '"runnable":false' "$TMP/j" || fail "-j validate says runnable: $(cat "$TMP/j")"
 # (refused before plan reads each host's CPUs through its libvirt, which
 # test_2host_pin.sh tests on the simulated hosts)
-$CALVIN -j plan "$TMP/srv.yaml" >"$TMP/j" 2>/dev/null
-[ $? -eq 4 ] || fail "plan of the chain with its server on b did not exit 4"
-grep -q '"where":"local: probe; a (chassis a' "$TMP/j" || fail "-j plan has no where: $(cat "$TMP/j")"
-echo "ok: validate and plan say what runs where, and what cannot be deployed"
+$CALVIN -j plan "$TMP/loc.yaml" >"$TMP/j" 2>/dev/null
+[ $? -eq 4 ] || fail "plan of the chain with fwd-k on local did not exit 4"
+grep -q '"where":"local: probe, fwd-k; a (chassis a, [^)]*): no node; b (chassis b' "$TMP/j" || fail "-j plan has no where: $(cat "$TMP/j")"
+echo "ok: validate and plan say what runs where (the server on b or here), and what cannot be deployed"
 # a chain on one host says nothing of hosts
 $CALVIN validate chains/tactile-fwd.yaml | grep -q '^hosts:' && fail "a one-host chain shows hosts"
 
 # --- up refuses what is not built before it creates anything ------------------
 if [ "$(id -u)" = 0 ]; then
-	for f in srv loc; do
+	for f in loc; do
 		$CALVIN up "$TMP/$f.yaml" >/dev/null 2>"$TMP/err"
 		rc=$?
 		[ $rc -eq 4 ] || fail "up of $f.yaml exited $rc, want 4: $(cat "$TMP/err")"

@@ -4,6 +4,7 @@
  *
  *   agentctl SOCKET hello
  *   agentctl SOCKET configure SPEC.yaml VNF CPU WEST-PEER EAST-PEER
+ *   agentctl SOCKET configure-server SPEC.yaml SERVER CPU WEST-PEER EAST-PEER
  *   agentctl SOCKET keys SPEC.yaml VNF KEYFILE RANDOM-HEX EPOCH
  *   agentctl SOCKET start | status | stop | shutdown
  *
@@ -68,6 +69,8 @@ static int build_configure(int argc, char **argv, struct calvin_agent_msg *m)
 	if (argc != 8)
 		return -EINVAL;
 	m->type = CALVIN_AGENT_CONFIGURE;
+	if (!strcmp(argv[2], "configure-server"))
+		c->role = CALVIN_AGENT_ROLE_SERVER;
 	text = slurp(argv[3], &len);
 	if (!text) {
 		fprintf(stderr, "agentctl: %s: cannot read: %s\n", argv[3], strerror(errno));
@@ -153,7 +156,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(simple) / sizeof(simple[0]); i++)
 		if (!strcmp(argv[2], simple[i].word))
 			req.type = simple[i].type;
-	if (!strcmp(argv[2], "configure") && build_configure(argc, argv, &req)) {
+	if ((!strcmp(argv[2], "configure") || !strcmp(argv[2], "configure-server")) &&
+	    build_configure(argc, argv, &req)) {
 		fprintf(stderr, "agentctl: configure SPEC VNF CPU WEST-PEER EAST-PEER\n");
 		return 2;
 	}

@@ -18,6 +18,17 @@ agent configure chains/tactile-fwd.yaml nope 1 $WEST_PEER $EAST_PEER 2>"$TMP/err
 grep -q 'VNF nope is not in chain tactile-fwd' "$TMP/err" || fail "unknown VNF: $(cat "$TMP/err")"
 [ "$(wc -l <"$TMP/err")" = 1 ] || fail "error is not one line"
 agent start 2>"$TMP/err" && fail "start before configure succeeded"
+# The server role (a server's VM on another host): a VNF's name is no
+# server's; the server's is, its reflector runs on west and stops.
+agent configure-server chains/tactile-fwd.yaml fwd-k 1 $WEST_PEER $EAST_PEER 2>"$TMP/err" &&
+	fail "configure-server of a VNF succeeded"
+grep -q 'fwd-k is not the server of chain tactile-fwd (its server is server)' "$TMP/err" ||
+	fail "configure-server of a VNF: $(cat "$TMP/err")"
+agent configure-server chains/tactile-fwd.yaml server 1 $WEST_PEER $EAST_PEER || fail "configure-server failed"
+agent start || fail "the server's start failed"
+[ "$(agent status | head -n 1)" = "state running" ] || fail "the server is not running"
+[ "$(counter fwd.rx_packets)" = 0 ] || fail "the reflector's counters are not there"
+agent stop || fail "the server's stop failed"
 
 agent configure chains/tactile-fwd.yaml fwd-k 1 $WEST_PEER $EAST_PEER || fail "configure failed"
 agent start || fail "start failed"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /* calvin-agent, the agent in a VNF's VM: what its files share. One agent
  * runs one VNF: the kernel VNF's XDP program on the NICs west and east,
- * or calvin-vnf (DPDK) on them, as the host configures it. */
+ * or calvin-vnf (DPDK) on them, as the host configures it; or the chain's
+ * server (server.c) on its one NIC west. */
 #ifndef CALVIN_AGENT_H
 #define CALVIN_AGENT_H
 
@@ -23,6 +24,7 @@ struct agent {
 	/* the configuration */
 	struct calvin_chain_spec spec;
 	unsigned int vnf_id;
+	bool server; /* the role configure gave: the server, not VNF vnf_id */
 	int cpu;
 	uint8_t west_peer[6], east_peer[6];
 	uint16_t west_mtu, east_mtu;
@@ -48,6 +50,21 @@ int agent_keys(struct agent *a, const struct calvin_agent_str *keys, char *err, 
 int agent_start(struct agent *a, char *err, size_t errlen);
 int agent_stop(struct agent *a, char *err, size_t errlen);
 int agent_counters(struct agent *a, struct calvin_agent_counters *out, char *err, size_t errlen);
+
+/* What the agent runs: the VNF's name, or the server's. */
+static inline const char *agent_name(const struct agent *a)
+{
+	return a->server ? a->spec.server.name : a->spec.vnfs[a->vnf_id].name;
+}
+
+/* vnf.c: a NIC's MTU (0: leave it). 0 or -errno. */
+int agent_set_mtu(const char *ifname, unsigned int mtu);
+
+/* server.c: the role server; configure checks the name is the spec's
+ * server, start attaches the reflector. 0, or -errno with a line in err. */
+int agent_server_configure(struct agent *a, const struct calvin_agent_configure *c, char *err,
+			   size_t errlen);
+int agent_server_start(struct agent *a, char *err, size_t errlen);
 
 /* proc.c: the user VNF's process. Does calvin-vnf still run (an exited one
  * is reaped and its status kept in vnf_exit)? */

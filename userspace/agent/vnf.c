@@ -67,14 +67,16 @@ int agent_configure(struct agent *a, const struct calvin_agent_configure *c, cha
 
 	if (a->state == CALVIN_AGENT_RUNNING) {
 		snprintf(err, errlen, "%s is running; stop it before configuring again",
-			 a->spec.vnfs[a->vnf_id].name);
+			 agent_name(a));
 		return -EBUSY;
 	}
 	a->state = CALVIN_AGENT_IDLE;
+	a->server = false;
 	e = calvin_spec_parse(c->spec.ptr, c->spec.len, "chain spec from the host", &a->spec, err,
 			      errlen);
 	if (!e)
-		e = find_vnf(a, &c->vnf, err, errlen);
+		e = c->role == CALVIN_AGENT_ROLE_SERVER ? agent_server_configure(a, c, err, errlen)
+							: find_vnf(a, &c->vnf, err, errlen);
 	if (e)
 		return e;
 	calvin_sa_set_wipe(&a->keys);
@@ -85,13 +87,13 @@ int agent_configure(struct agent *a, const struct calvin_agent_configure *c, cha
 	a->west_mtu = c->west_mtu;
 	a->east_mtu = c->east_mtu;
 	a->state = CALVIN_AGENT_CONFIGURED;
-	fprintf(stderr, AGENT_PROG ": configured %s of chain %s (%s), cpu %d\n",
-		a->spec.vnfs[a->vnf_id].name, a->spec.name,
-		calvin_space_name(a->spec.vnfs[a->vnf_id].space), a->cpu);
+	fprintf(stderr, AGENT_PROG ": configured %s of chain %s (%s), cpu %d\n", agent_name(a),
+		a->spec.name,
+		a->server ? "server" : calvin_space_name(a->spec.vnfs[a->vnf_id].space), a->cpu);
 	return 0;
 }
 
-static int set_mtu(const char *ifname, unsigned int mtu)
+int agent_set_mtu(const char *ifname, unsigned int mtu)
 {
 	struct ifreq ifr = {.ifr_mtu = (int)mtu};
 	int fd, err = 0;
@@ -170,9 +172,8 @@ int agent_keys(struct agent *a, const struct calvin_agent_str *keys, char *err, 
 							  : "configure a VNF first");
 		return -EINVAL;
 	}
-	if (!is_crypt(&a->spec.vnfs[a->vnf_id])) {
-		snprintf(err, errlen, "keys: %s is not an encrypt or decrypt VNF",
-			 a->spec.vnfs[a->vnf_id].name);
+	if (a->server || !is_crypt(&a->spec.vnfs[a->vnf_id])) {
+		snprintf(err, errlen, "keys: %s is not an encrypt or decrypt VNF", agent_name(a));
 		return -EINVAL;
 	}
 	e = calvin_sa_set_decode((const uint8_t *)keys->ptr, keys->len, &set);
@@ -340,24 +341,31 @@ int agent_start(struct agent *a, char *err, size_t errlen)
 		snprintf(err, errlen, "nothing to start: configure a VNF first");
 		return -EINVAL;
 	}
-	e = set_mtu(AGENT_WEST, a->west_mtu);
-	if (!e)
-		e = set_mtu(AGENT_EAST, a->east_mtu);
+	e = agent_set_mtu(AGENT_WEST, a->west_mtu);
+	if (!e && !a->server)
+		e = agent_set_mtu(AGENT_EAST, a->east_mtu);
 	if (e) {
-		snprintf(err, errlen, "%s: cannot set the NICs' MTU: %s", v->name, strerror(-e));
+		snprintf(err, errlen, "%s: cannot set the NICs' MTU: %s", agent_name(a),
+			 strerror(-e));
 		return e;
 	}
-	if (a->cpu >= 0 && (nic_irqs_to(AGENT_WEST, a->cpu) || nic_irqs_to(AGENT_EAST, a->cpu)))
+	if (a->cpu >= 0 &&
+	    (nic_irqs_to(AGENT_WEST, a->cpu) || (!a->server && nic_irqs_to(AGENT_EAST, a->cpu))))
 		fprintf(stderr, AGENT_PROG ": could not move the NICs' interrupts to CPU %d\n",
 			a->cpu);
-	e = v->space == CALVIN_KERNEL ? kernel_start(a, err, errlen) : user_start(a, err, errlen);
+	if (a->server)
+		e = agent_server_start(a, err, errlen);
+	else if (v->space == CALVIN_KERNEL)
+		e = kernel_start(a, err, errlen);
+	else
+		e = user_start(a, err, errlen);
 	if (e) {
 		/* a half start leaves nothing behind; its own error stays the one */
 		agent_stop(a, why, sizeof(why));
 		return e;
 	}
 	a->state = CALVIN_AGENT_RUNNING;
-	fprintf(stderr, AGENT_PROG ": started %s\n", v->name);
+	fprintf(stderr, AGENT_PROG ": started %s\n", agent_name(a));
 	return 0;
 }
 
@@ -436,8 +444,8 @@ static int kernel_counters(struct agent *a, struct calvin_agent_counters *out, c
 
 	e = calvin_xdp_read_stats(a->pin_dir, s);
 	if (e) {
-		snprintf(err, errlen, "%s: cannot read its counters: %s",
-			 a->spec.vnfs[a->vnf_id].name, strerror(-e));
+		snprintf(err, errlen, "%s: cannot read its counters: %s", agent_name(a),
+			 strerror(-e));
 		return e;
 	}
 	for (d = 0; d < CALVIN_NR_DIRS; d++)
@@ -462,8 +470,8 @@ int agent_counters(struct agent *a, struct calvin_agent_counters *out, char *err
 	out->state = (uint8_t)a->state;
 	if (a->state != CALVIN_AGENT_RUNNING)
 		return 0;
-	out->space = (uint8_t)v->space;
-	if (v->space == CALVIN_KERNEL)
+	out->space = a->server ? CALVIN_KERNEL : (uint8_t)v->space;
+	if (a->server || v->space == CALVIN_KERNEL)
 		return kernel_counters(a, out, err, errlen);
 	/* an exited VNF has no telemetry socket: say so, not a socket error */
 	if (!agent_vnf_values(a, out))

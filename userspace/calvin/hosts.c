@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Chains across hosts (issue 16): what runs where, said by validate and
- * plan, and what up refuses of them before anything exists: a server on
- * another host, a VNF of this host in a chain across hosts. */
+ * plan, and what up refuses of them before anything exists: a VNF of this
+ * host in a chain across hosts. */
 #include <json-c/json.h>
 #include <errno.h>
 #include <stdio.h>
@@ -97,13 +97,6 @@ int hosts_check(const struct calvin_chain_spec *spec)
 
 	if (!calvin_spec_multihost(spec))
 		return 0;
-	if (calvin_spec_host(spec, spec->server.host))
-		return host_cannot(
-		    spec,
-		    "server '%s' is on host '%s': a server in a VM on another host "
-		    "is not built (the guest's agent runs VNFs only); put the server "
-		    "on host local",
-		    spec->server.name, spec->server.host);
 	for (i = 0; i < spec->nr_vnfs; i++)
 		if (!calvin_spec_host(spec, spec->vnfs[i].host))
 			return host_cannot(

@@ -116,20 +116,28 @@ static void test_round_trip_configure(void **state)
 	in.configure.cpu = -1; /* any CPU */
 	round_trip(&in);
 	assert_int_equal(out.configure.cpu, -1);
+	assert_int_equal(out.configure.role, CALVIN_AGENT_ROLE_VNF);
+	in.configure.role = CALVIN_AGENT_ROLE_SERVER; /* a VM that runs the server */
+	in.configure.vnf = calvin_agent_str("server");
+	round_trip(&in);
+	assert_int_equal(out.configure.role, CALVIN_AGENT_ROLE_SERVER);
+	assert_str_equal(out.configure.vnf, in.configure.vnf);
 }
 
-/* Version 2's configure carries no key material: its payload is exactly
- * the fields the header names, and a version 1 frame (which had the seed
- * and the key file) is not read at all. */
+/* configure carries no key material (since version 2): its payload is
+ * exactly the fields the header names, and a version 1 frame (which had
+ * the seed and the key file) or a version 2 one (no role) is not read. */
 static void test_configure_has_no_keys(void **state)
 {
 	ssize_t n;
 
 	fill_configure(&in);
 	n = calvin_agent_encode(&in, buf, sizeof(buf));
-	assert_int_equal(n, CALVIN_AGENT_HDR_LEN + 4 + 6 + 6 + 2 + 2 + 4 + 5 + 4 +
+	assert_int_equal(n, CALVIN_AGENT_HDR_LEN + 1 + 4 + 6 + 6 + 2 + 2 + 4 + 5 + 4 +
 				(ssize_t)strlen(spec_text));
 	buf[0] = 1;
+	assert_int_equal(calvin_agent_decode(buf, (size_t)n, &out), -EPROTO);
+	buf[0] = 2;
 	assert_int_equal(calvin_agent_decode(buf, (size_t)n, &out), -EPROTO);
 }
 
@@ -312,13 +320,18 @@ static void test_garbage_payloads(void **state)
 
 	/* a string that claims more than the payload holds */
 	n = calvin_agent_encode(&in, buf, sizeof(buf));
-	buf[CALVIN_AGENT_HDR_LEN + 20] = 0x7f; /* vnf name's length: 4 + 12 + 4 bytes in */
+	buf[CALVIN_AGENT_HDR_LEN + 21] = 0x7f; /* vnf name's length: 1 + 4 + 12 + 4 bytes in */
 	assert_int_equal(calvin_agent_decode(buf, (size_t)n, &out), -EBADMSG);
 
 	/* cpu below -1 */
 	n = calvin_agent_encode(&in, buf, sizeof(buf));
-	buf[CALVIN_AGENT_HDR_LEN + 3] = 0xfe;
-	memset(buf + CALVIN_AGENT_HDR_LEN, 0xff, 3);
+	buf[CALVIN_AGENT_HDR_LEN + 4] = 0xfe;
+	memset(buf + CALVIN_AGENT_HDR_LEN + 1, 0xff, 3);
+	assert_int_equal(calvin_agent_decode(buf, (size_t)n, &out), -EBADMSG);
+
+	/* a role this agent does not know */
+	n = calvin_agent_encode(&in, buf, sizeof(buf));
+	buf[CALVIN_AGENT_HDR_LEN] = CALVIN_AGENT_ROLE_END;
 	assert_int_equal(calvin_agent_decode(buf, (size_t)n, &out), -EBADMSG);
 
 	/* counters: a name with a capital, a state out of range */
@@ -363,6 +376,9 @@ static void test_encode_rejects(void **state)
 	assert_int_equal(calvin_agent_encode(&in, buf, sizeof(buf)), -EINVAL);
 	fill_configure(&in);
 	in.configure.cpu = -2;
+	assert_int_equal(calvin_agent_encode(&in, buf, sizeof(buf)), -EINVAL);
+	fill_configure(&in);
+	in.configure.role = CALVIN_AGENT_ROLE_END;
 	assert_int_equal(calvin_agent_encode(&in, buf, sizeof(buf)), -EINVAL);
 	assert_int_equal(calvin_agent_encode(NULL, buf, sizeof(buf)), -EINVAL);
 }

@@ -173,6 +173,26 @@ static void test_xml_ovn_port(void **state)
 	assert_int_equal(calvin_vm_xml(&d, xml, sizeof(xml)), -EINVAL);
 }
 
+/* A server's VM on a remote host: one NIC, west, on its OVN port; no
+ * interface element and no guest NIC named east. */
+static void test_xml_one_nic(void **state)
+{
+	struct calvin_vm_desc d;
+	char xml[16384], line[512];
+
+	desc(&d, false);
+	d.ovs_bridge = "br-int";
+	d.port[CALVIN_WEST] = d.port[CALVIN_EAST] = NULL;
+	d.ovn_port[CALVIN_WEST] = "0f1e2d3c-4b5a-4697-8899-aabbccddeeff";
+	assert_int_equal(calvin_vm_xml(&d, xml, sizeof(xml)), 0);
+	assert_non_null(strstr(xml, "<mac address='02:ca:f9:67:01:00'/>"));
+	assert_null(strstr(xml, "02:ca:f9:67:01:01"));
+	assert_non_null(strstr(xml, "interfaceid='0f1e2d3c-4b5a-4697-8899-aabbccddeeff'"));
+	assert_null(strstr(strstr(xml, "<interface") + 1, "<interface"));
+	assert_int_equal(calvin_vm_cmdline(&d, line, sizeof(line)), 0);
+	assert_non_null(strstr(line, "calvin.west=02:ca:f9:67:01:00 calvin.east=none "));
+}
+
 /* What libvirt 9.0 on Debian 12 says (virsh capabilities), trimmed. */
 static const char caps[] = "<capabilities>\n  <host>\n"
 			   "    <secmodel>\n      <model>none</model>\n      <doi>0</doi>\n"
@@ -230,8 +250,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_port_names),     cmocka_unit_test(test_macs),
 		cmocka_unit_test(test_clock_domains),  cmocka_unit_test(test_cmdline),
-		cmocka_unit_test(test_xml_kvm_pinned), cmocka_unit_test(test_xml_tcg_shared),
-		cmocka_unit_test(test_xml_ovn_port),   cmocka_unit_test(test_dac_label),
+		cmocka_unit_test(test_xml_one_nic),    cmocka_unit_test(test_xml_kvm_pinned),
+		cmocka_unit_test(test_xml_tcg_shared), cmocka_unit_test(test_xml_ovn_port),
+		cmocka_unit_test(test_dac_label),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -159,7 +159,10 @@ static void print_up(const struct deploy *d)
 			printf(" on host %s", s->hosts[d->plan->vnf[i].host - 1].name);
 		printf(")");
 	}
-	printf(" -> %s\n", s->server.name);
+	printf(" -> %s", s->server.name);
+	if (calvin_spec_host(s, s->server.host))
+		printf(" (VM on host %s)", s->server.host);
+	printf("\n");
 	if (backend_describe(s, line, sizeof(line)))
 		printf("nodes: %s\n", line);
 	if (calvin_spec_multihost(s))

@@ -79,20 +79,29 @@ static int agent_call(struct calvin_channel *ch, const char *node,
 	return e;
 }
 
-/* What the agent needs: the spec `up` checked (its very bytes), the VNF,
- * its peers, MTUs. No key material: that is keys_send()'s. */
+static bool is_server(const struct deploy *d, unsigned int n)
+{
+	return n + 1 == d->nr_nodes;
+}
+
+/* What the agent needs: the spec `up` checked (its very bytes), the VNF
+ * (or the server, the last node: a VM on another host), its peers, MTUs.
+ * No key material: that is keys_send()'s. */
 static void configure_msg(struct deploy *d, unsigned int n, struct calvin_agent_msg *m)
 {
 	struct calvin_agent_configure *c = &m->configure;
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[d->nodes[n].first_vnf];
 
 	m->type = CALVIN_AGENT_CONFIGURE;
+	c->role = is_server(d, n) ? CALVIN_AGENT_ROLE_SERVER : CALVIN_AGENT_ROLE_VNF;
 	c->cpu = 1; /* the guest's isolated vCPU (see calvin_vm_cmdline()) */
 	calvin_vm_mac(c->west_peer, d->spec->name, n - 1, CALVIN_EAST);
-	calvin_vm_mac(c->east_peer, d->spec->name, n + 1, CALVIN_WEST);
 	c->west_mtu = lv_link_mtu(d, n - 1);
-	c->east_mtu = lv_link_mtu(d, n);
-	c->vnf = calvin_agent_str(v->name);
+	c->vnf = calvin_agent_str(is_server(d, n) ? d->spec->server.name : v->name);
+	if (!is_server(d, n)) {
+		calvin_vm_mac(c->east_peer, d->spec->name, n + 1, CALVIN_WEST);
+		c->east_mtu = lv_link_mtu(d, n);
+	}
 	c->spec.ptr = d->text->text;
 	c->spec.len = (uint32_t)d->text->len;
 }
@@ -109,7 +118,7 @@ static int keys_send(struct deploy *d, unsigned int n, uint32_t epoch, struct ca
 	ssize_t len;
 	int err;
 
-	if (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT)
+	if (is_server(d, n) || (v->kind != CALVIN_VNF_ENCRYPT && v->kind != CALVIN_VNF_DECRYPT))
 		return 0;
 	err = deploy_sa_set(d, vnf, epoch, &set);
 	if (err)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The libvirt backend: each VNF node is a pinned VM (domain.c) whose agent
  * deploys the VNF (agent.c); the probe and the server are network
- * namespaces on the host (nodes/, shared with the netns backend); links are
- * taps and veths joined on the host (links.c). VMs boot in parallel: all
- * are started before the first agent is waited for. */
+ * namespaces on the host (nodes/, shared with the netns backend), but a
+ * server on another host is a VM there whose agent runs the reflector
+ * (mh.c); links are taps and veths joined on the host (links.c). VMs boot
+ * in parallel: all are started before the first agent is waited for. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,9 +16,12 @@
 #include "nodes/nodes.h"
 #include "util.h"
 
+/* A namespace on this host: the probe, and the server unless it is a VM
+ * on another host. */
 static bool is_endpoint(const struct calvin_chain_spec *s, const char *node)
 {
-	return !strcmp(node, PROBE_NODE) || !strcmp(node, s->server.name);
+	return !strcmp(node, PROBE_NODE) ||
+	       (!strcmp(node, s->server.name) && !calvin_spec_host(s, s->server.host));
 }
 
 /* One VNF per VM: the agent deploys one, and its clock domain is the VM's. */
@@ -115,10 +119,10 @@ static int lv_node_create(struct deploy *d, unsigned int n)
 {
 	int err;
 
-	if (n == 0 || n + 1 == d->nr_nodes)
-		return nsnode_create(d, n);
 	if (lv_node_remote(d, n))
 		return lv_remote_node_create(d, n);
+	if (n == 0 || n + 1 == d->nr_nodes)
+		return nsnode_create(d, n);
 	err = lv_tap_create(d, n, CALVIN_WEST);
 	if (!err)
 		err = lv_tap_create(d, n, CALVIN_EAST);
@@ -138,6 +142,8 @@ static int lv_endpoints_setup(struct deploy *d)
 	err = nsnode_endpoint(d, PROBE_NODE, IF_EAST, PROBE_ADDR, SERVER_ADDR, mac);
 	if (err)
 		return err;
+	if (lv_node_remote(d, last))
+		return 0; /* a VM: its reflector needs no address */
 	calvin_vm_mac(mac, s->name, last - 1, CALVIN_EAST);
 	return nsnode_endpoint(d, s->server.name, IF_WEST, SERVER_ADDR, PROBE_ADDR, mac);
 }
@@ -159,11 +165,21 @@ static bool no_user_vnf_from(const struct calvin_chain_spec *s, unsigned int fro
 	return true;
 }
 
-/* The server's reflector; across hosts, every port bound to its chassis,
+/* The server's reflector (in its namespace here, or by the agent of its
+ * VM on another host); across hosts, every port bound to its chassis,
  * and once every VNF runs, a first probe back through the chain. */
 static int lv_server(struct deploy *d)
 {
-	int err = nsnode_server(d);
+	unsigned int last = d->nr_nodes - 1;
+	int err;
+
+	if (lv_node_remote(d, last)) {
+		err = lv_vnf_start(d, last);
+		if (!err)
+			err = nsnode_probe_pass(d);
+	} else {
+		err = nsnode_server(d);
+	}
 
 	if (!err)
 		err = lv_remote_wait_bound(d);
@@ -185,6 +201,12 @@ static int lv_node_enter(const struct calvin_chain_spec *s, const char *node, in
 {
 	if (is_endpoint(s, node))
 		return nsnode_enter(s, node, saved);
+	if (!strcmp(node, s->server.name)) {
+		calvin_err("node '%s' of chain %s is a VM on host %s; calvin enters namespaces of "
+			   "this host only (the probe, and a server on host local)",
+			   node, s->name, s->server.host);
+		return -EOPNOTSUPP;
+	}
 	calvin_err("node '%s' of chain %s is a VM; only the probe and the server are namespaces "
 		   "calvin can enter (its console log is in %s/%s.d/)",
 		   node, s->name, calvin_run_dir(), s->name);

@@ -74,7 +74,8 @@ int lv_domain_restart(const struct calvin_chain_spec *s, const char *domain);
 /* Where calvin keeps a VM's files: RUN_DIR/CHAIN.d/NODE.SUFFIX */
 void lv_node_file(char *out, size_t len, const char *chain, const char *node, const char *suffix);
 
-/* agent.c */
+/* agent.c: the VNF of node, configured and started by its VM's agent; for
+ * the last node (a server on another host) the agent's reflector. */
 int lv_vnf_start(struct deploy *d, unsigned int node);
 int lv_kernel_stats(const struct calvin_chain_spec *s, unsigned int vnf, struct kvnf_counters *out);
 int lv_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *json, size_t len);
@@ -91,7 +92,8 @@ bool lv_link_ovn(const struct deploy *d, unsigned int west);
 /* Its MTU: a link between hosts the underlay's less Geneve, one between
  * VNFs INNER_MTU, one to the probe or the server 1500. */
 unsigned int lv_link_mtu(const struct deploy *d, unsigned int west);
-/* A VM on its host, after the switches of both its links. */
+/* A VM on its host, after the switches of both its links (a server's VM:
+ * its one link, west, and one NIC). */
 int lv_remote_node_create(struct deploy *d, unsigned int n);
 /* A link between hosts: its switch, and the probe's or the server's port
  * on this host's Open vSwitch. */

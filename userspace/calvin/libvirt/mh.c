@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The libvirt backend across hosts (issue 16): a VNF node on another host
  * is a VM there (remote.c), each of its links an OVN logical switch
- * (ovn/link.c) made before the VM that plugs into it; the probe and the
- * server stay namespaces here and join their link through this host's
- * Open vSwitch (ovn/local.c). The agent of a remote VM is reached through
- * libvirt's channel stream (chan.c). Before the first probe, every port is
- * bound to its chassis. */
+ * (ovn/link.c) made before the VM that plugs into it; so is a server on
+ * another host, a VM with one NIC (west) whose agent runs the reflector.
+ * The probe, and a server on this host, are namespaces here and join
+ * their link through this host's Open vSwitch (ovn/local.c). The agent of a remote VM is reached
+ * through libvirt's channel stream (chan.c). Before the first probe, every port is bound to its
+ * chassis. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
@@ -87,6 +88,7 @@ static void remote_pins(const struct deploy *d, unsigned int n, struct lv_remote
 int lv_remote_node_create(struct deploy *d, unsigned int n)
 {
 	const struct calvin_host_spec *h = lv_node_remote(d, n);
+	bool server = n + 1 == d->nr_nodes; /* one link: west */
 	char dom[128], image[PATH_MAX];
 	struct lv_remote_vm r = { .uri = h->uri,
 				  .name = dom,
@@ -96,7 +98,7 @@ int lv_remote_node_create(struct deploy *d, unsigned int n)
 	int err;
 
 	err = ovn_link(d, n - 1);
-	if (!err)
+	if (!err && !server)
 		err = ovn_link(d, n);
 	if (!err)
 		err = node_netns(dom, sizeof(dom), d->spec->name, d->nodes[n].name);
@@ -104,7 +106,7 @@ int lv_remote_node_create(struct deploy *d, unsigned int n)
 		return err;
 	lv_image(d->spec, image, sizeof(image));
 	r.ovn_port[CALVIN_WEST] = links.ports[n - 1][1];
-	r.ovn_port[CALVIN_EAST] = links.ports[n][0];
+	r.ovn_port[CALVIN_EAST] = server ? NULL : links.ports[n][0];
 	calvin_vm_mac(r.mac[CALVIN_WEST], d->spec->name, n, CALVIN_WEST);
 	calvin_vm_mac(r.mac[CALVIN_EAST], d->spec->name, n, CALVIN_EAST);
 	remote_pins(d, n, &r);

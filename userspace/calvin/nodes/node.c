@@ -113,23 +113,30 @@ int nsnode_endpoint(struct deploy *d, const char *node, const char *ifname, cons
 	return nl_tx_csum_off(ns, ifname);
 }
 
-/* The server reflects probes in XDP and passes the rest to its own stack;
- * the probe's veth gets a pass-through program so that it accepts the frames
- * the first VNF redirects to it (not in throughput mode behind a kernel
- * VNF at tc, which redirects to its veth's transmit: the program would
- * only turn GSO off on that VNF's port). */
+/* The probe's veth gets a pass-through program so that it accepts the
+ * frames the first VNF redirects to it (not in throughput mode behind a
+ * kernel VNF at tc, which redirects to its veth's transmit: the program
+ * would only turn GSO off on that VNF's port). */
+int nsnode_probe_pass(struct deploy *d)
+{
+	int err;
+
+	if (!calvin_port_has_xdp(d->spec, d->nodes, d->nr_nodes, 0, true))
+		return 0;
+	err = xdp_intent(d, PROBE_NODE, IF_EAST);
+	return err ? err : node_pass_attach(d, PROBE_NODE, IF_EAST);
+}
+
+/* The server reflects probes in XDP and passes the rest to its own stack. */
 int nsnode_server(struct deploy *d)
 {
 	const struct calvin_chain_spec *s = d->spec;
-	bool probe_pass = calvin_port_has_xdp(s, d->nodes, d->nr_nodes, 0, true);
 	struct calvin_xdp_reflect_cfg rc = { 0 };
 	char ns[128], pin[PATH_MAX];
 	int err, saved;
 
 	vnf_pin_dir(pin, sizeof(pin), s->name, s->server.name);
 	err = xdp_intent(d, s->server.name, IF_WEST);
-	if (!err && probe_pass)
-		err = xdp_intent(d, PROBE_NODE, IF_EAST);
 	if (err)
 		return err;
 	node_netns(ns, sizeof(ns), s->name, s->server.name);
@@ -147,7 +154,7 @@ int nsnode_server(struct deploy *d)
 			   strerror(-err));
 		return err;
 	}
-	return probe_pass ? node_pass_attach(d, PROBE_NODE, IF_EAST) : 0;
+	return nsnode_probe_pass(d);
 }
 
 int nsnode_enter(const struct calvin_chain_spec *s, const char *node, int *saved)

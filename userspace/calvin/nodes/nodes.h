@@ -18,8 +18,10 @@ int nsnode_link(struct deploy *d, unsigned int a, unsigned int b);
  * far endpoint) and software checksums. */
 int nsnode_endpoint(struct deploy *d, const char *node, const char *ifname, const char *addr,
 		    const char *far_addr, const uint8_t hop_mac[6]);
-/* The server's XDP reflector, and the pass program on the probe's east. */
+/* The server's XDP reflector, and the pass program on the probe's east;
+ * the latter alone where the server is a VM on another host. */
 int nsnode_server(struct deploy *d);
+int nsnode_probe_pass(struct deploy *d);
 /* Write a sysctl (path under /proc/sys) inside namespace ns. */
 int nsnode_sysctl(const char *ns, const char *path, const char *val);
 /* Enter a node's namespace (the backend's node_enter), or run argv in it

@@ -174,6 +174,7 @@ ssize_t calvin_agent_frame_len(const void *buf, size_t len)
 
 static void decode_configure(struct cursor *c, struct calvin_agent_configure *m)
 {
+	m->role = (uint8_t)get_be(c, 1);
 	m->cpu = (int32_t)(uint32_t)get_be(c, 4);
 	get_bytes(c, m->west_peer, 6);
 	get_bytes(c, m->east_peer, 6);
@@ -181,7 +182,8 @@ static void decode_configure(struct cursor *c, struct calvin_agent_configure *m)
 	m->east_mtu = (uint16_t)get_be(c, 2);
 	get_str(c, &m->vnf, CALVIN_AGENT_LINE_MAX);
 	get_str(c, &m->spec, CALVIN_AGENT_MAX_PAYLOAD);
-	if (!c->bad && (m->cpu < -1 || !line_ok(&m->vnf, false)))
+	if (!c->bad &&
+	    (m->role >= CALVIN_AGENT_ROLE_END || m->cpu < -1 || !line_ok(&m->vnf, false)))
 		c->bad = true;
 }
 
@@ -265,7 +267,8 @@ ssize_t calvin_agent_decode(const void *buf, size_t len, struct calvin_agent_msg
 
 static bool configure_ok(const struct calvin_agent_configure *m)
 {
-	return m->cpu >= -1 && line_ok(&m->vnf, false) && (m->spec.ptr || !m->spec.len);
+	return m->role < CALVIN_AGENT_ROLE_END && m->cpu >= -1 && line_ok(&m->vnf, false) &&
+	       (m->spec.ptr || !m->spec.len);
 }
 
 static bool counters_ok(const struct calvin_agent_counters *m)
@@ -292,6 +295,7 @@ static void encode_payload(struct cursor *c, const struct calvin_agent_msg *m)
 		put_str(c, &m->hello.who);
 		break;
 	case CALVIN_AGENT_CONFIGURE:
+		put_be(c, cf->role, 1);
 		put_be(c, (uint32_t)cf->cpu, 4);
 		put(c, cf->west_peer, 6);
 		put(c, cf->east_peer, 6);

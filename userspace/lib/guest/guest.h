@@ -235,6 +235,10 @@ struct calvin_vm_desc {
 	bool no_dac;
 };
 
+/* Has the VM a NIC on side (a tap or an OVN port)? A server's VM has west
+ * alone: its one link. */
+bool calvin_vm_has_nic(const struct calvin_vm_desc *d, enum calvin_side side);
+
 /* The guest kernel's command line: serial console, vCPU 1 isolated
  * (isolcpus, nohz_full, rcu_nocbs; IRQs on vCPU 0), which NIC is west and
  * which east, the agent's port. -ENOSPC if len is too short. */
@@ -278,10 +282,11 @@ int calvin_vm_xml(const struct calvin_vm_desc *d, char *buf, size_t len);
  * them in memory, hands them to calvin-vnf at start and wipes them. A
  * start needs keys of an epoch later than any it started with: a stop and
  * a start without fresh keys is refused, so no (key, nonce) pair repeats.
- * Version 2 took the seed and the key file out of configure and added keys.
+ * Version 2 took the seed and the key file out of configure and added keys;
+ * version 3 added configure's role (a VM may run the chain's server).
  */
 
-#define CALVIN_AGENT_VERSION 2
+#define CALVIN_AGENT_VERSION 3
 #define CALVIN_AGENT_HDR_LEN 8
 /* Room for the largest chain spec a parser accepts (an acl of 64 rules and
  * a router of 256 routes fit many times over). */
@@ -318,13 +323,22 @@ struct calvin_agent_hello {
 	struct calvin_agent_str who;
 };
 
-/* i32 cpu, 6 bytes west peer MAC, 6 bytes east peer MAC, u16 west MTU,
- * u16 east MTU, then the strings vnf and spec. */
+/* What a VM's agent runs: a VNF of the chain, or its server (the XDP
+ * reflector on the NIC west, in the kind the spec's server: says). */
+enum calvin_agent_role {
+	CALVIN_AGENT_ROLE_VNF,
+	CALVIN_AGENT_ROLE_SERVER,
+	CALVIN_AGENT_ROLE_END,
+};
+
+/* u8 role, i32 cpu, 6 bytes west peer MAC, 6 bytes east peer MAC, u16 west
+ * MTU, u16 east MTU, then the strings vnf and spec. */
 struct calvin_agent_configure {
+	uint8_t role;			    /* enum calvin_agent_role */
 	int32_t cpu;			    /* the vCPU the VNF runs on; -1: any */
 	uint8_t west_peer[6], east_peer[6]; /* far ends of the node's links */
 	uint16_t west_mtu, east_mtu;	    /* 0: leave the NIC's own */
-	struct calvin_agent_str vnf;	    /* the VNF's name in spec */
+	struct calvin_agent_str vnf;	    /* the VNF's name in spec, or the server's */
 	struct calvin_agent_str spec;	    /* the whole chain spec, YAML */
 };
 

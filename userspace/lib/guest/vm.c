@@ -63,13 +63,20 @@ static void mac_text(const uint8_t m[6], char out[18])
 	snprintf(out, 18, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
 }
 
+bool calvin_vm_has_nic(const struct calvin_vm_desc *d, enum calvin_side side)
+{
+	return d->port[side] || d->ovn_port[side];
+}
+
 int calvin_vm_cmdline(const struct calvin_vm_desc *d, char *buf, size_t len)
 {
-	char west[18], east[18];
+	char west[18], east[18] = "none";
 	int n;
 
 	mac_text(d->mac[CALVIN_WEST], west);
-	mac_text(d->mac[CALVIN_EAST], east);
+	/* a server's VM has west alone; no NIC in the guest is named east */
+	if (calvin_vm_has_nic(d, CALVIN_EAST))
+		mac_text(d->mac[CALVIN_EAST], east);
 	/* panic=-1: a guest that panics powers off (on_crash destroy) instead
 	 * of hanging on a pinned core. vCPU 1 is the VNF's alone: no tasks,
 	 * no tick, no RCU callbacks, no device interrupts unless the agent

@@ -121,6 +121,9 @@ static void put_nic(struct xml_buf *x, const struct calvin_vm_desc *d, enum calv
 	const uint8_t *m = d->mac[side];
 	const char *ovn = d->ovn_port[side];
 
+	if (!calvin_vm_has_nic(d, side))
+		return;
+
 	/* ethernet, managed='no': calvin made the tap and journalled it;
 	 * libvirt only opens it, and leaves it when the domain goes. bridge
 	 * with an openvswitch virtualport: libvirt adds the port to the
