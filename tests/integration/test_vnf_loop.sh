@@ -80,6 +80,9 @@ ready() { grep -q '^ready west=' "$TMP/ready.fa" && grep -q '^ready west=' "$TMP
 wait_until "the loop says ready for fa and fb ($(cat "$TMP/group.err"))" ready
 [ "$(pgrep -fc "calvin-vnf --chain $C ")" = 1 ] || fail "not one process: $(pgrep -af "calvin-vnf --chain $C ")"
 
+# it polls as yielding VNFs do: at real-time priority (SCHED_FIFO)
+cls() { [ "$(ps -o cls= -p "$GROUP" | tr -d ' ')" = FF ]; }
+wait_until "the loop polls at SCHED_FIFO (it runs $(ps -o cls= -p "$GROUP"))" cls
 $CALVIN probe -c 500 --raw "$TMP/raw" $C >"$TMP/probe" 2>&1 || fail "probe: $(tail -3 "$TMP/probe")"
 check_hops "$TMP/raw" 500 "0/0 1/0 1/1 0/1" || fail "hop records through the loop"
 

@@ -104,9 +104,8 @@ void vnf_usage(FILE *out)
 		     " one loop (all --wait loop, one --chain and --lcore)\n"
 		     "  --netns: open the ports in this network namespace (a file such as"
 		     " /run/netns/NAME)\n"
-		     "  --yield-sched: a yielding VNF polls at real-time priority (fifo, its"
-		     " default) or at nice -20 under the fair scheduler (normal); a loop too"
-		     " (normal, its default)\n"
+		     "  --yield-sched: a yielding VNF or a loop polls at real-time priority"
+		     " (fifo, the default) or at nice -20 under the fair scheduler (normal)\n"
 		     "  --ring: descriptors per rx and tx queue (a power of two, 64..4096);"
 		     " --busy-budget: af_xdp's preferred busy polling, frames per busy poll"
 		     " (0: off; the PMD's own default is 64)\n");
@@ -421,7 +420,6 @@ static int check_config(const struct vnf_config *cfg, bool have_id, bool have_lc
 int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 {
 	bool have_id = false, have_lcore = false, have_spi_rev = false, have_wait = false;
-	bool have_sched = false;
 	int opt, err;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -457,7 +455,6 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 		have_lcore |= opt == OPT_LCORE;
 		have_spi_rev |= opt == OPT_SPI_REV;
 		have_wait |= opt == OPT_WAIT;
-		have_sched |= opt == OPT_YIELD_SCHED;
 	}
 	if (optind < argc) {
 		fprintf(stderr, VNF_PROG ": unexpected argument '%s'\n", argv[optind]);
@@ -468,8 +465,5 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 	/* busy-poll only on a core of our own, unless told */
 	if (!have_wait)
 		cfg->wait = calvin_wait_for(false, cfg->unpinned ? -1 : (int)cfg->lcore);
-	/* a loop polls under the fair scheduler unless told (loop.c says why) */
-	if (cfg->wait == CALVIN_WAIT_LOOP && !have_sched)
-		cfg->yield_fair = true;
 	return check_config(cfg, have_id, have_lcore);
 }

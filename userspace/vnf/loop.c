@@ -263,15 +263,14 @@ int vnf_loop(void *arg)
 	/* The co-located VNFs of a core in one loop, run to completion: a
 	 * VNF's turn hands what it received, transformed, to its next hop
 	 * before the next VNF polls, and no VNF waits for the kernel to
-	 * switch to it or wake it. By default it polls at nice -20 under the
-	 * fair scheduler, never sleeping: at real-time priority it would have
-	 * to leave the core in pieces of time, as yielding VNFs do, and those
-	 * set the tail (tactile-crypt, 5 rounds of 2000 probes alternating:
-	 * p99 72 us at real-time priority leaving 1/16 of the core, 75 us
-	 * yielding, 40 us at nice -20, 18 us for tactile-fwd's one busy VNF).
-	 * The price: a task of other work on the core runs a slice now and
-	 * then (its weight is 1024 against the loop's 88761): a loop is for a
-	 * core its VNFs share with nothing else of calvin's. */
+	 * switch to it or wake it. It polls as yielding VNFs do, at real-time
+	 * priority leaving the core 1/16 of the time, or (--yield-sched
+	 * normal) at nice -20 never sleeping. Measured (tactile-crypt, 5
+	 * alternating rounds of 2000 probes each): on a core with no other
+	 * CPU-bound task, p99 72 us at real-time priority, 40 us at nice -20,
+	 * 75 us yielding; with one, 72 us at real-time priority but 4 ms at
+	 * nice -20 (the other task runs a tick at a time, as it does beside a
+	 * busy VNF: tactile-fwd's was 3.7 ms then). */
 	if (vnf->cfg.wait == CALVIN_WAIT_LOOP) {
 		run_shared(p, g->n, g->vnf, false);
 		return 0;
