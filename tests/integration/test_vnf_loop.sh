@@ -92,7 +92,7 @@ tel() { printf '%s\n' "$1" | dpdk-telemetry.py -f "calvin-$C.fa" 2>/dev/null; }
 for v in fa fb; do
 	rx=$(tel "/calvin/stats,$v" | grep -o '"west_rx_packets": [0-9]*' | grep -o '[0-9]*$')
 	name=$(tel "/calvin/info,$v" | grep -o '"name": "[a-z]*"' | cut -d'"' -f4)
-	echo "$v: west_rx_packets $rx"
+	echo "$v: west_rx_packets $rx, hop records start at $(tel "/calvin/stats,$v" | grep -o '"west_t_in": "[a-z_]*"' | cut -d'"' -f4)"
 	[ "$name" = "$v" ] || fail "/calvin/info,$v answered for '$name'"
 	[ -n "$rx" ] && [ "$rx" -ge 500 ] || fail "$v counted $rx probes in, want >= 500"
 done
