@@ -43,6 +43,7 @@ enum {
 	OPT_WAIT,
 	OPT_YIELD_SCHED,
 	OPT_CLOCK,
+	OPT_NETNS,
 	OPT_HELP,
 };
 
@@ -76,6 +77,7 @@ static const struct option vnf_options[] = {
 	{ "wait", required_argument, NULL, OPT_WAIT },
 	{ "yield-sched", required_argument, NULL, OPT_YIELD_SCHED },
 	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "netns", required_argument, NULL, OPT_NETNS },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -83,12 +85,13 @@ static const struct option vnf_options[] = {
 void vnf_usage(FILE *out)
 {
 	fprintf(out, "usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU|any"
-		     " [--wait busy|wakeup|yield] [--yield-sched fifo|normal]"
+		     " [--wait busy|wakeup|yield|loop] [--yield-sched fifo|normal]"
 		     " [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
 		     " [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
 		     " [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
 		     " [--mem-mb 64] [--ready-fd FD] [--lock-memory] [--clock 0]"
-		     " [--ring 512] [--busy-budget 0]\n"
+		     " [--ring 512] [--busy-budget 0] [--netns PATH]"
+		     " [--next OPTIONS OF ANOTHER VNF ...]\n"
 		     "  nc-encode, nc-decode: [--nc-k 4] [--nc-r 1] [--nc-flush-ns 1000000]"
 		     " (0: never flush) [--direction both|fwd|rev]\n"
 		     "  encrypt, decrypt: --keys-fd FD (the traffic keys of its SAs, from calvin)"
@@ -96,9 +99,13 @@ void vnf_usage(FILE *out)
 		     " [--direction both|fwd|rev] [--replay-window 1024]\n"
 		     "  --wait: busy-poll (default with --lcore CPU), sleep in the kernel between"
 		     " frames (default with --lcore any), or poll and yield the core to a"
-		     " neighbour whenever a poll finds nothing\n"
-		     "  --yield-sched: a yielding VNF polls at real-time priority (fifo, the"
-		     " default) or at nice -20 under the fair scheduler (normal: for comparison)\n"
+		     " neighbour whenever a poll finds nothing; loop: one process polls the"
+		     " VNFs given one after another, their command lines joined by --next, in"
+		     " one loop (all --wait loop, one --chain and --lcore)\n"
+		     "  --netns: open the ports in this network namespace (a file such as"
+		     " /run/netns/NAME)\n"
+		     "  --yield-sched: a yielding VNF or a loop polls at real-time priority"
+		     " (fifo, the default) or at nice -20 under the fair scheduler (normal)\n"
 		     "  --ring: descriptors per rx and tx queue (a power of two, 64..4096);"
 		     " --busy-budget: af_xdp's preferred busy polling, frames per busy poll"
 		     " (0: off; the PMD's own default is 64)\n");
@@ -329,7 +336,7 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 		return parse_ready_fd(arg, &cfg->ready_fd);
 	case OPT_WAIT:
 		if (calvin_wait_parse(arg, &cfg->wait))
-			return bad_arg("wait", arg, "expected busy, wakeup or yield");
+			return bad_arg("wait", arg, "expected busy, wakeup, yield or loop");
 		return 0;
 	case OPT_YIELD_SCHED:
 		if (strcmp(arg, "fifo") && strcmp(arg, "normal"))
@@ -338,6 +345,12 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 		return 0;
 	case OPT_LOCK_MEMORY:
 		cfg->lock_memory = true;
+		return 0;
+	case OPT_NETNS:
+		if (arg[0] != '/' || strlen(arg) >= PATH_MAX)
+			return bad_arg("netns", arg,
+				       "expected an absolute path such as /run/netns/NAME");
+		cfg->netns = arg;
 		return 0;
 	}
 	return parse_xform(opt, arg, cfg);
@@ -364,6 +377,10 @@ static int check_config(const struct vnf_config *cfg, bool have_id, bool have_lc
 		return missing("--west");
 	if (!cfg->probe_port)
 		return missing("--probe-port");
+	if (cfg->wait == CALVIN_WAIT_LOOP && cfg->unpinned) {
+		fprintf(stderr, VNF_PROG ": --wait loop needs --lcore CPU (the core it polls)\n");
+		return -EINVAL;
+	}
 	if (cfg->transform->needs_east) {
 		if (!cfg->ifname[VNF_EAST]) {
 			fprintf(stderr, VNF_PROG ": --east is required for --transform %s\n",
@@ -422,6 +439,7 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 	cfg->crypt.replay_window = 1024;
 
 	opterr = 0;
+	optind = 0; /* getopt starts over: one command line per VNF (--next) */
 	while ((opt = getopt_long(argc, argv, "", vnf_options, NULL)) != -1) {
 		if (opt == OPT_HELP)
 			return 1;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* calvin-vnf: a DPDK user-space VNF of a calvin chain. Its life: parse the
- * command line, init the EAL, open the ports, wait for links, say ready,
- * poll until SIGTERM/SIGINT (busy, or sleeping between frames), then close
- * the ports (which detaches af_xdp's XDP programs) and clean up. */
+/* calvin-vnf: a DPDK user-space VNF of a calvin chain, or the co-located
+ * VNFs of a core (--wait loop, joined by --next). Its life: parse the
+ * command line, init the EAL, open each VNF's ports in its node's
+ * namespace, wait for links, say ready, poll until SIGTERM/SIGINT (busy,
+ * or sleeping between frames), then close the ports (which detaches
+ * af_xdp's XDP programs) and clean up. */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -90,7 +92,7 @@ static void lcores_any(char *buf, size_t len)
 
 /* The EAL command line comes from ours: one lcore, no hugepages, a file
  * prefix of our own so several VNFs (and their telemetry sockets) coexist. */
-static int eal_init(const struct vnf_config *cfg, const char *argv0)
+static int eal_init(const struct vnf_config *cfg, unsigned int mem_mb, const char *argv0)
 {
 	static char lcore[1024], mem[16], prefix[16 + 2 * VNF_NAME_MAX], log[64];
 	const char *level = getenv("CALVIN_VNF_LOG_LEVEL");
@@ -103,7 +105,7 @@ static int eal_init(const struct vnf_config *cfg, const char *argv0)
 		lcores_any(lcore, sizeof(lcore));
 	else
 		snprintf(lcore, sizeof(lcore), "%u", cfg->lcore);
-	snprintf(mem, sizeof(mem), "%u", cfg->mem_mb);
+	snprintf(mem, sizeof(mem), "%u", mem_mb);
 	/* as the controller derives it (userspace/calvin/backend.c) */
 	snprintf(prefix, sizeof(prefix), "calvin-%s.%s", cfg->chain, cfg->name);
 	args[n++] = (char *)argv0;
@@ -125,7 +127,7 @@ static int eal_init(const struct vnf_config *cfg, const char *argv0)
 		const char *log = vnf_log_first();
 
 		vnf_err("Failed to initialise DPDK's EAL (lcore %u, %u MB, prefix %s): %s%s%s%s",
-			cfg->lcore, cfg->mem_mb, prefix, rte_strerror(rte_errno), log ? " (" : "",
+			cfg->lcore, mem_mb, prefix, rte_strerror(rte_errno), log ? " (" : "",
 			log ? log : "", log ? ")" : "");
 		return -rte_errno;
 	}
@@ -134,11 +136,11 @@ static int eal_init(const struct vnf_config *cfg, const char *argv0)
 
 /* Everything mapped now and later stays in RAM: a page fault or a page
  * compacted away under the polling loop costs microseconds. */
-static int memory_lock(const struct vnf_config *cfg)
+static int memory_lock(bool lock)
 {
 	int err;
 
-	if (!cfg->lock_memory || mlockall(MCL_CURRENT | MCL_FUTURE) == 0)
+	if (!lock || mlockall(MCL_CURRENT | MCL_FUTURE) == 0)
 		return 0;
 	err = -errno;
 	vnf_err("Failed to lock memory (mlockall): %s", strerror(-err));
@@ -190,63 +192,111 @@ static void transform_teardown(struct vnf *vnf)
 		vnf->cfg.transform->teardown(vnf);
 }
 
+/* Its transform and its ports, in its node's namespace: the sockets the
+ * PMDs open there stay there whatever namespace the process moves to. */
+static int vnf_open(struct vnf *vnf)
+{
+	int err;
+
+	vnf_err_name(vnf->cfg.name);
+	err = vnf_netns_enter(vnf);
+	if (!err)
+		err = transform_setup(vnf);
+	if (err)
+		return err;
+	err = vnf_ports_open(vnf);
+	if (err)
+		transform_teardown(vnf);
+	return err;
+}
+
+/* Back in its namespace: closing an af_xdp port detaches its XDP program
+ * from the interface, found by index. */
+static void vnf_close(struct vnf *vnf)
+{
+	vnf_err_name(vnf->cfg.name);
+	vnf_netns_enter(vnf);
+	vnf_ports_close(vnf);
+	transform_teardown(vnf);
+}
+
+/* Links up (read in each node), memory locked, each VNF ready. */
+static int group_ready(struct vnf_group *g)
+{
+	unsigned int i;
+	bool lock = false;
+	int err;
+
+	for (i = 0; i < g->n; i++) {
+		vnf_err_name(g->vnf[i].cfg.name);
+		err = vnf_netns_enter(&g->vnf[i]);
+		if (!err)
+			err = vnf_ports_wait_link(&g->vnf[i], VNF_LINK_TIMEOUT_MS);
+		if (err)
+			return err;
+		lock |= g->vnf[i].cfg.lock_memory;
+	}
+	vnf_log_release();
+	err = memory_lock(lock);
+	for (i = 0; i < g->n && !err; i++) {
+		vnf_err_name(g->vnf[i].cfg.name);
+		err = ready_report(&g->vnf[i]);
+	}
+	return err;
+}
+
 int main(int argc, char **argv)
 {
-	static struct vnf vnf;
+	static struct vnf_group g;
+	unsigned int i, opened = 0, mem_mb = 0;
 	int err;
 
 	/* 1. Our own arguments: the EAL's are built from them. */
-	err = vnf_args_parse(argc, argv, &vnf.cfg);
+	err = vnf_group_parse(argc, argv, &g);
 	if (err) {
 		vnf_usage(err > 0 ? stdout : stderr);
 		return err > 0 ? 0 : 2;
 	}
-	vnf_err_name(vnf.cfg.name);
+	vnf_err_name(g.vnf[0].cfg.name);
 	signals_setup();
+	for (i = 0; i < g.n; i++)
+		mem_mb += g.vnf[i].cfg.mem_mb;
 
 	/* 2. EAL on the one lcore we were given; its log is ours until we run. */
-	err = vnf.cfg.unpinned ? 0 : lcore_check(vnf.cfg.lcore);
+	err = g.vnf[0].cfg.unpinned ? 0 : lcore_check(g.vnf[0].cfg.lcore);
 	if (err)
 		return 1;
 	vnf_log_capture();
 	signals_mask(SIG_BLOCK);
-	err = eal_init(&vnf.cfg, argv[0]);
+	err = eal_init(&g.vnf[0].cfg, mem_mb, argv[0]);
 	signals_mask(SIG_UNBLOCK);
 	if (err)
 		return 1;
-	err = vnf_stats_register(&vnf);
+	err = vnf_stats_register(&g);
 	if (err) {
 		vnf_err("Failed to register telemetry commands: %s", strerror(-err));
 		goto cleanup_eal;
 	}
 
-	/* 3. Transform state, mbuf pool and ports. */
-	err = transform_setup(&vnf);
-	if (err)
-		goto cleanup_eal;
-	err = vnf_ports_open(&vnf);
-	if (err)
-		goto teardown_transform;
+	/* 3. Transform state, mbuf pool and ports, VNF by VNF. */
+	for (opened = 0; opened < g.n; opened++) {
+		err = vnf_open(&g.vnf[opened]);
+		if (err)
+			goto close;
+	}
 
 	/* 4. Links up: from here on we forward, so say so. */
-	err = vnf_ports_wait_link(&vnf, VNF_LINK_TIMEOUT_MS);
+	err = group_ready(&g);
 	if (err)
-		goto close_ports;
-	vnf_log_release();
-	err = memory_lock(&vnf.cfg);
-	if (!err)
-		err = ready_report(&vnf);
-	if (err)
-		goto close_ports;
+		goto close;
 
 	/* 5. Poll on our lcore (the main one) until a signal. */
-	rte_eal_mp_remote_launch(vnf_loop, &vnf, CALL_MAIN);
+	rte_eal_mp_remote_launch(vnf_loop, &g, CALL_MAIN);
 	rte_eal_mp_wait_lcore();
 
-close_ports:
-	vnf_ports_close(&vnf);
-teardown_transform:
-	transform_teardown(&vnf);
+close:
+	while (opened)
+		vnf_close(&g.vnf[--opened]);
 cleanup_eal:
 	rte_eal_cleanup();
 	return err ? 1 : 0;

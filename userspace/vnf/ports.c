@@ -69,10 +69,13 @@ static int pool_create(struct vnf *vnf)
 	/* every ring full, plus a burst in flight per port */
 	unsigned int n =
 	    VNF_SIDES * (VNF_AF_XDP_FILL + 2U * vnf->cfg.ring + VNF_MAX_BURST + VNF_POOL_CACHE);
+	char name[RTE_MEMPOOL_NAMESIZE];
 
 	n = rte_align32pow2(n) - 1; /* the mempool's best size */
-	vnf->pool = rte_pktmbuf_pool_create("calvin_pool", n, VNF_POOL_CACHE, 0,
-					    RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+	/* one pool per VNF: a loop's VNFs keep their frames apart */
+	snprintf(name, sizeof(name), "calvin_pool%u", vnf->cfg.index);
+	vnf->pool = rte_pktmbuf_pool_create(name, n, VNF_POOL_CACHE, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+					    (int)rte_socket_id());
 	if (!vnf->pool) {
 		vnf_err("Failed to create the mbuf pool of %u mbufs: %s (raise --mem-mb)", n,
 			rte_strerror(rte_errno));
@@ -111,7 +114,7 @@ static int port_try(struct vnf *vnf, enum vnf_side side, enum vnf_pmd pmd, const
 {
 	struct vnf_port *p = &vnf->port[side];
 	const char *ifname = vnf->cfg.ifname[side];
-	/* yielding VNFs sleep on it too, while they leave the core (loop.c) */
+	/* yielding VNFs and loops sleep on it too, while they leave the core (loop.c) */
 	const bool wakeup = vnf->cfg.wait != CALVIN_WAIT_BUSY;
 	const char *obj = vnf_handover_obj();
 	struct vnf_fdset before;
@@ -119,7 +122,13 @@ static int port_try(struct vnf *vnf, enum vnf_side side, enum vnf_pmd pmd, const
 	int err;
 
 	p->wait_fd = -1;
-	snprintf(p->devname, sizeof(p->devname), "net_%s_%s", vnf_pmd_name(pmd), side_name[side]);
+	/* unique in the process: a loop's VNFs all have a west */
+	if (vnf->cfg.index)
+		snprintf(p->devname, sizeof(p->devname), "net_%s_%s%u", vnf_pmd_name(pmd),
+			 side_name[side], vnf->cfg.index);
+	else
+		snprintf(p->devname, sizeof(p->devname), "net_%s_%s", vnf_pmd_name(pmd),
+			 side_name[side]);
 	/* busy_budget=0 (the default of --busy-budget): the PMD's default
 	 * preferred busy polling makes a recvfrom() syscall on every empty
 	 * poll; on veth the frames reach the XSK ring from the sender's softirq

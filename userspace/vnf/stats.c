@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Counters and their telemetry commands, /calvin/stats and /calvin/info,
  * served on the EAL's socket /var/run/dpdk/<file-prefix>/dpdk_telemetry.v2.
+ * A process that runs several VNFs (--wait loop) answers for the one its
+ * parameter names ("/calvin/stats,NAME"); without one, for its first.
  *
  * Keys are flat ("west_rx_packets"), so a reader needs no nested JSON; all
  * values are numbers but the PMD of each port ("west_pmd": "af_xdp") and
@@ -11,15 +13,14 @@
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_telemetry.h>
 
 #include "vnf.h"
 
-struct vnf_lcore_stats vnf_stats[RTE_MAX_LCORE];
-
 /* Set once before the commands are registered; read-only afterwards. */
-static const struct vnf *stats_vnf;
+static const struct vnf_group *stats_group;
 
 static const char *const side_name[VNF_SIDES] = {"west", "east"};
 
@@ -63,46 +64,35 @@ static const struct {
 #undef XF
 };
 
-static uint64_t xform_counter_sum(size_t off)
+static uint64_t counter_read(const void *base, size_t off)
 {
-	uint64_t sum = 0;
-	unsigned int lcore;
-
-	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++)
-		sum += *(const volatile uint64_t *)((const char *)&vnf_stats[lcore].xf + off);
-	return sum;
+	return *(const volatile uint64_t *)((const char *)base + off);
 }
 
-static uint64_t counter_sum(enum vnf_side side, size_t off)
+/* The VNF params names, the first if none; NULL: no such VNF here. */
+static const struct vnf *vnf_named(const char *params)
 {
-	uint64_t sum = 0;
-	unsigned int lcore;
+	unsigned int i;
 
-	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
-		const volatile uint64_t *c =
-		    (const volatile uint64_t *)((const char *)&vnf_stats[lcore].port[side] + off);
-
-		sum += *c;
-	}
-	return sum;
-}
-
-static uint64_t sleeps_sum(void)
-{
-	uint64_t sum = 0;
-	unsigned int lcore;
-
-	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++)
-		sum += *(const volatile uint64_t *)&vnf_stats[lcore].sleeps;
-	return sum;
+	if (!params || !*params)
+		return &stats_group->vnf[0];
+	for (i = 0; i < stats_group->n; i++)
+		if (!strcmp(stats_group->vnf[i].cfg.name, params))
+			return &stats_group->vnf[i];
+	return NULL;
 }
 
 static int stats_cmd(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	const struct vnf *stats_vnf = vnf_named(params);
+	const struct vnf_lcore_stats *st;
 	char key[64];
 	enum vnf_side side;
 	size_t i;
 
+	if (!stats_vnf)
+		return -EINVAL;
+	st = &stats_vnf->stats;
 	rte_tel_data_start_dict(d);
 	for (side = VNF_WEST; side < VNF_SIDES; side++) {
 		if (!stats_vnf->port[side].used)
@@ -116,24 +106,29 @@ static int stats_cmd(const char *cmd, const char *params, struct rte_tel_data *d
 					     stats_vnf->port[side].handover ? "xdp" : "rx_burst");
 		for (i = 0; i < RTE_DIM(counters); i++) {
 			snprintf(key, sizeof(key), "%s_%s", side_name[side], counters[i].name);
-			rte_tel_data_add_dict_u64(d, key, counter_sum(side, counters[i].off));
+			rte_tel_data_add_dict_u64(d, key,
+						  counter_read(&st->port[side], counters[i].off));
 		}
 	}
 	for (i = 0; i < RTE_DIM(xform_counters); i++)
 		if (stats_vnf->cfg.transform->counters & xform_counters[i].group)
 			rte_tel_data_add_dict_u64(d, xform_counters[i].name,
-						  xform_counter_sum(xform_counters[i].off));
+						  counter_read(&st->xf, xform_counters[i].off));
 	if (stats_vnf->cfg.wait == CALVIN_WAIT_WAKEUP)
-		rte_tel_data_add_dict_u64(d, "sleeps", sleeps_sum());
+		rte_tel_data_add_dict_u64(d, "sleeps", st->sleeps);
 	return 0;
 }
 
 static int info_cmd(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	const struct vnf_config *cfg = &stats_vnf->cfg;
+	const struct vnf *stats_vnf = vnf_named(params);
+	const struct vnf_config *cfg;
 	char key[64];
 	enum vnf_side side;
 
+	if (!stats_vnf)
+		return -EINVAL;
+	cfg = &stats_vnf->cfg;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "chain", cfg->chain);
 	rte_tel_data_add_dict_string(d, "name", cfg->name);
@@ -156,17 +151,19 @@ static int info_cmd(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
-int vnf_stats_register(const struct vnf *vnf)
+int vnf_stats_register(const struct vnf_group *g)
 {
 	int err;
 
-	stats_vnf = vnf;
+	stats_group = g;
 	err = rte_telemetry_register_cmd(
 	    "/calvin/stats", stats_cmd,
-	    "Counters per port (rx/tx, probes stamped, drops) and of the transform. No parameters");
+	    "Counters per port (rx/tx, probes, drops) and of the transform. Param: VNF name"
+	    " (default: the first)");
 	if (err)
 		return err;
 	return rte_telemetry_register_cmd(
 	    "/calvin/info", info_cmd,
-	    "Chain, VNF name and id, PMD per port, burst, lcore, wait mode. No parameters");
+	    "Chain, VNF name and id, PMD per port, burst, lcore, wait. Param: VNF name (default:"
+	    " the first)");
 }

@@ -6,6 +6,9 @@
  * lcore polls them and hands each received burst to the transform chosen
  * on the command line (see transforms.c): it busy-polls on a core of its
  * own, and sleeps in the kernel between frames on a shared one (wait.c).
+ * With --wait loop, one process runs the co-located VNFs of a core (one
+ * command line each, joined by --next): one EAL, each VNF's ports opened
+ * in its own node's namespace (--netns), one loop polling them in turn.
  */
 #ifndef CALVIN_VNF_H
 #define CALVIN_VNF_H
@@ -34,6 +37,7 @@
 #define VNF_RING_MAX 4096
 #define VNF_BUSY_BUDGET_MAX 1024
 #define VNF_NAME_MAX 32 /* chain and VNF names: they end up in the file prefix */
+#define VNF_GROUP_MAX 8 /* VNFs of one --wait loop process */
 
 /* CLOCK_MONOTONIC is what bpf_ktime_get_ns() reads, so user-space and
  * kernel hop records of one host can be compared. Read through the vDSO. */
@@ -65,6 +69,8 @@ struct vnf_transform;
 struct vnf_config {
 	const char *chain;
 	const char *name;
+	const char *netns;  /* --netns: the node's namespace its ports live in; NULL: ours */
+	unsigned int index; /* of this VNF in its process (--next), 0 alone */
 	uint16_t vnf_id;
 	unsigned int lcore;
 	bool unpinned;	       /* --lcore any: run on any CPU of our affinity (shared placement) */
@@ -158,6 +164,7 @@ struct vnf_lcore_stats {
 } __rte_cache_aligned;
 
 struct vnf {
+	struct vnf_lcore_stats stats; /* written by the polling lcore only */
 	struct vnf_config cfg;
 	struct rte_mempool *pool;
 	struct vnf_port port[VNF_SIDES];
@@ -246,26 +253,41 @@ int vnf_ports_wait_link(struct vnf *vnf, unsigned int timeout_ms);
 void vnf_ports_close(struct vnf *vnf);
 const char *vnf_pmd_name(enum vnf_pmd pmd);
 
+/* The VNFs one process runs: one, or a core's co-located VNFs (--wait loop). */
+struct vnf_group {
+	unsigned int n;
+	struct vnf vnf[VNF_GROUP_MAX];
+};
+
+/* group.c */
+int vnf_group_parse(int argc, char **argv, struct vnf_group *g);
+int vnf_netns_enter(const struct vnf *vnf);
+
 /* loop.c */
 extern volatile sig_atomic_t vnf_quit; /* set by the SIGINT and SIGTERM handler */
-int vnf_loop(void *arg);
+int vnf_loop(void *arg);	       /* arg: the struct vnf_group */
 void vnf_tx(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side out, struct rte_mbuf **pkts,
 	    uint16_t n, struct vnf_probes *probes);
 
 /* wait.c */
+/* The lowest real-time priority: above every normal task, below the
+ * kernel's threaded interrupts. Yielding VNFs (loop.c) take it too: equal
+ * priority is what makes sched_yield() hand the core to each other. */
+#define VNF_RT_PRIO 1
 #define VNF_FDSET_MAX 64
 struct vnf_fdset {
 	unsigned int n;
 	int fd[VNF_FDSET_MAX];
 };
 struct vnf_wait {
-	struct pollfd fds[VNF_SIDES];
+	struct pollfd fds[VNF_SIDES * VNF_GROUP_MAX];
 	nfds_t nfds;
 	sigset_t mask; /* the lcore's mask while it sleeps: SIGTERM, SIGINT let in */
 };
 int vnf_sockets(enum vnf_pmd pmd, struct vnf_fdset *set);
 int vnf_port_socket(enum vnf_pmd pmd, const struct vnf_fdset *before);
-void vnf_wait_init(struct vnf_wait *w, const struct vnf *vnf);
+/* n: how many VNFs, in an array from vnf, it sleeps for (--wait loop) */
+void vnf_wait_init(struct vnf_wait *w, const struct vnf *vnf, unsigned int n);
 void vnf_wait_fini(struct vnf_wait *w);
 void vnf_wait_sleep(struct vnf_wait *w, uint64_t deadline);
 int vnf_rt_priority(void);
@@ -311,8 +333,7 @@ const struct vnf_transform *vnf_transform_find(const char *name);
 void vnf_transforms_list(FILE *out);
 
 /* stats.c */
-extern struct vnf_lcore_stats vnf_stats[RTE_MAX_LCORE];
-int vnf_stats_register(const struct vnf *vnf);
+int vnf_stats_register(const struct vnf_group *g);
 
 /* handover.c */
 const char *vnf_handover_obj(void);

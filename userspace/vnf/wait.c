@@ -34,11 +34,6 @@
  * is met within this, not within the default 50 us. */
 #define VNF_WAIT_SLACK_NS 1000UL
 
-/* The lowest real-time priority: above every normal task, below the
- * kernel's threaded interrupts. Yielding VNFs (loop.c) take it too: equal
- * priority is what makes sched_yield() hand the core to each other. */
-#define VNF_RT_PRIO 1
-
 static int pmd_family(enum vnf_pmd pmd)
 {
 	return pmd == VNF_PMD_AF_XDP ? AF_XDP : AF_PACKET;
@@ -116,19 +111,21 @@ static void rt_priority(void)
  * except inside ppoll(), so one that comes after the loop checked
  * vnf_quit still ends the wait (main.c keeps them blocked in the EAL's
  * threads, so they reach this one). */
-void vnf_wait_init(struct vnf_wait *w, const struct vnf *vnf)
+void vnf_wait_init(struct vnf_wait *w, const struct vnf *vnf, unsigned int n)
 {
 	enum vnf_side side;
 	sigset_t block;
+	unsigned int i;
 
 	memset(w, 0, sizeof(*w));
-	for (side = VNF_WEST; side < VNF_SIDES; side++) {
-		if (!vnf->port[side].used)
-			continue;
-		w->fds[w->nfds].fd = vnf->port[side].wait_fd;
-		w->fds[w->nfds].events = POLLIN;
-		w->nfds++;
-	}
+	for (i = 0; i < n; i++)
+		for (side = VNF_WEST; side < VNF_SIDES; side++) {
+			if (!vnf[i].port[side].used)
+				continue;
+			w->fds[w->nfds].fd = vnf[i].port[side].wait_fd;
+			w->fds[w->nfds].events = POLLIN;
+			w->nfds++;
+		}
 	sigemptyset(&block);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGINT);

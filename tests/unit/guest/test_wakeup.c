@@ -18,6 +18,12 @@ static void test_names(void **unused)
 	assert_int_equal(calvin_wait_parse("busy", &w), 0);
 	assert_int_equal(w, CALVIN_WAIT_BUSY);
 	assert_string_equal(calvin_wait_name(w), "busy");
+	assert_int_equal(calvin_wait_parse("loop", &w), 0);
+	assert_int_equal(w, CALVIN_WAIT_LOOP);
+	assert_string_equal(calvin_wait_name(w), "loop");
+	assert_int_equal(calvin_wait_parse("yield", &w), 0);
+	assert_int_equal(w, CALVIN_WAIT_YIELD);
+	assert_int_equal(calvin_wait_parse("busy", &w), 0);
 	assert_int_equal(calvin_wait_parse("Busy", &w), -EINVAL);
 	assert_int_equal(calvin_wait_parse("", &w), -EINVAL);
 	assert_int_equal(calvin_wait_parse("wake", &w), -EINVAL);

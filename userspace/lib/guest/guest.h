@@ -114,10 +114,14 @@ enum calvin_wait {
 	/* poll, and give the core to a neighbour on every empty poll
 	 * (sched_yield): VNFs that share a core with nothing but each other */
 	CALVIN_WAIT_YIELD,
+	/* one process, one polling loop, several VNFs: the co-located VNFs of
+	 * a core run to completion in turn, each with its own ports and
+	 * counters (calvin-vnf's --next) */
+	CALVIN_WAIT_LOOP,
 };
 
 const char *calvin_wait_name(enum calvin_wait w);
-/* "busy", "wakeup" or "yield"; 0 or -EINVAL. */
+/* "busy", "wakeup", "yield" or "loop"; 0 or -EINVAL. */
 int calvin_wait_parse(const char *s, enum calvin_wait *w);
 
 /* The controller's rule until the planner decides it: a VNF busy-polls

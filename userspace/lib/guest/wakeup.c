@@ -9,6 +9,7 @@ static const char *const wait_names[] = {
 	[CALVIN_WAIT_BUSY] = "busy",
 	[CALVIN_WAIT_WAKEUP] = "wakeup",
 	[CALVIN_WAIT_YIELD] = "yield",
+	[CALVIN_WAIT_LOOP] = "loop",
 };
 
 const char *calvin_wait_name(enum calvin_wait w)
