@@ -47,6 +47,12 @@ case "$args" in
 *" --ring 2048 --mem-mb 128 "*) ;;
 *) fail "fwd-u runs without throughput mode's rings: $args" ;;
 esac
+vnf_cpu=$($CALVIN plan "$SPEC" | awk '$1 == "fwd-u" && $3 == "cpu" { print $4 + 0 }')
+case "$vnf_cpu" in '' | *[!0-9]*) fail "calvin plan: no CPU for fwd-u" ;; esac
+rps=$(ip netns exec "calvin-$C.fwd-k" cat /sys/class/net/east/queues/rx-0/rps_cpus | tr -d ,)
+case "$rps" in '' | *[!0-9a-f]*) fail "fwd-k east: rps_cpus '$rps'" ;; esac
+[ $((16#$rps)) -ne 0 ] && [ $(((16#$rps >> vnf_cpu) & 1)) -eq 0 ] ||
+	fail "fwd-k east: rps_cpus '$rps', want the housekeeping CPUs, not fwd-u's cpu '$vnf_cpu'"
 
 $CALVIN probe -c 500 --raw "$TMP/raw" $C >"$TMP/report" || fail "calvin probe failed"
 check_hops "$TMP/raw" 500 "0/0 1/0 1/1 0/1" || fail "raw probe records: $(cat "$TMP/report")"
