@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # A chain in mode: throughput (chains/tactile-fwd-tput.yaml): the plan and
 # status say so; the kernel VNF runs at tc, not XDP, so the probe keeps
-# TSO; probes come back with all four hop records in time order (stamped
+# TSO and fwd-k receives with checksum offload on, while its port towards
+# the user VNF (XDP) checksums in software; the user VNF runs with the deep
+# rings of throughput mode (its ring of 512 dropped segments); probes come back with all four hop records in time order (stamped
 # at tc and in the user VNF); and a TCP stream crosses it whole (64 MB,
 # same SHA-256 at both ends; not timed), through the kernel VNF as GSO
 # packets larger than the MTU; down leaves nothing.
@@ -32,6 +34,25 @@ $CALVIN exec $C fwd-k -- tc filter show dev west ingress | grep -q 'forward_tc' 
 ! $CALVIN exec $C fwd-k -- ip link show west | grep -q 'xdp' || fail "fwd-k: XDP on west"
 $CALVIN exec $C probe -- ethtool -k east | grep -q '^tcp-segmentation-offload: on' ||
 	fail "the probe lost TSO"
+offload() { # NODE IFACE FEATURE: on or off
+	$CALVIN exec $C "$1" -- ethtool -k "$2" | sed -n "s/^$3: \([a-z]*\).*/\1/p"
+}
+[ "$(offload fwd-k west tx-checksumming)" = on ] || fail "fwd-k west: tx checksumming off"
+[ "$(offload fwd-k west generic-segmentation-offload)" = on ] || fail "fwd-k west: GSO off"
+# a checksum left to offload is not filled in once XDP takes the frame
+[ "$(offload fwd-k east tx-checksumming)" = off ] ||
+	fail "fwd-k east: tx checksumming on towards the user VNF's XDP program"
+args=$(pgrep -af "calvin-vnf --chain $C " | grep -- '--name fwd-u ') || fail "no calvin-vnf fwd-u"
+case "$args" in
+*" --ring 2048 --mem-mb 128 "*) ;;
+*) fail "fwd-u runs without throughput mode's rings: $args" ;;
+esac
+vnf_cpu=$($CALVIN plan "$SPEC" | awk '$1 == "fwd-u" && $3 == "cpu" { print $4 + 0 }')
+case "$vnf_cpu" in '' | *[!0-9]*) fail "calvin plan: no CPU for fwd-u" ;; esac
+rps=$(ip netns exec "calvin-$C.fwd-k" cat /sys/class/net/east/queues/rx-0/rps_cpus | tr -d ,)
+case "$rps" in '' | *[!0-9a-f]*) fail "fwd-k east: rps_cpus '$rps'" ;; esac
+[ $((16#$rps)) -ne 0 ] && [ $(((16#$rps >> vnf_cpu) & 1)) -eq 0 ] ||
+	fail "fwd-k east: rps_cpus '$rps', want the housekeeping CPUs, not fwd-u's cpu '$vnf_cpu'"
 
 $CALVIN probe -c 500 --raw "$TMP/raw" $C >"$TMP/report" || fail "calvin probe failed"
 check_hops "$TMP/raw" 500 "0/0 1/0 1/1 0/1" || fail "raw probe records: $(cat "$TMP/report")"

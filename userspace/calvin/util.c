@@ -150,6 +150,23 @@ bool netns_exists(const char *name)
 	return access(p, F_OK) == 0;
 }
 
+int netns_sysfs_enter(const char *name)
+{
+	char p[PATH_MAX];
+	int fd, err = 0;
+
+	snprintf(p, sizeof(p), "/run/netns/%s", name);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    setns(fd, CLONE_NEWNET) < 0 ||
+	    mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
 int netns_enter(const char *name, int *saved)
 {
 	char p[PATH_MAX];

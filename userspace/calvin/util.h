@@ -84,6 +84,10 @@ bool netns_exists(const char *name);
  * current one for netns_leave(). */
 int netns_enter(const char *name, int *saved);
 int netns_leave(int saved);
+/* In a child of its own: a private mount namespace, the node's network
+ * namespace, and a sysfs of it on /sys (a node's interfaces show only in a
+ * sysfs mounted from inside it). 0 or -errno. */
+int netns_sysfs_enter(const char *name);
 /* Interface facts inside the current namespace. */
 int if_index(const char *ifname);
 int if_mac(const char *ifname, uint8_t mac[6]);

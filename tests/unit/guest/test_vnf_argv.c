@@ -84,6 +84,9 @@ static void test_forward(void **state)
 	/* no wait mode given: calvin-vnf's own default; the chain locks memory */
 	assert_null(value_of("--wait"));
 	assert_string_equal(a.argv[a.argc - 3], "--lock-memory");
+	/* latency mode: calvin-vnf's own small rings and memory */
+	assert_null(value_of("--ring"));
+	assert_null(value_of("--mem-mb"));
 	s.wait = "wakeup";
 	assert_int_equal(calvin_vnf_argv_build(&a, &spec, &s), 0);
 	assert_string_equal(value_of("--wait"), "wakeup");
@@ -140,6 +143,19 @@ static void test_nc(void **state)
 	assert_string_equal(value_of("--direction"), "both");
 }
 
+/* mode: throughput: deep rings, and the memory for their pool */
+static void test_throughput_rings(void **state)
+{
+	struct calvin_vnf_site s = site_of(5);
+
+	spec.mode = CALVIN_MODE_THROUGHPUT;
+	assert_int_equal(calvin_vnf_argv_build(&a, &spec, &s), 0);
+	spec.mode = CALVIN_MODE_LATENCY;
+	assert_string_equal(value_of("--ring"), "2048");
+	assert_string_equal(value_of("--mem-mb"), "128");
+	assert_string_equal(value_of("--burst"), "4");
+}
+
 static void test_refuses(void **state)
 {
 	struct calvin_vnf_site s = site_of(0); /* a kernel VNF */
@@ -162,7 +178,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forward),	      cmocka_unit_test(test_unpinned_and_ready),
 		cmocka_unit_test(test_crypt_keys_fd), cmocka_unit_test(test_nc),
-		cmocka_unit_test(test_refuses),
+		cmocka_unit_test(test_refuses),	      cmocka_unit_test(test_throughput_rings),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

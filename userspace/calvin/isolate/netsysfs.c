@@ -29,8 +29,7 @@ struct node_sysfs {
 
 static void __attribute__((noreturn)) child(const char *netns, int ready, int go)
 {
-	char path[PATH_MAX], c;
-	int fd;
+	char c;
 
 	/* nothing of the controller's: a journal's lock must die with it */
 	if (dup2(go, STDIN_FILENO) < 0 || dup2(ready, STDOUT_FILENO) < 0 ||
@@ -38,11 +37,7 @@ static void __attribute__((noreturn)) child(const char *netns, int ready, int go
 		_exit(1);
 	go = STDIN_FILENO;
 	ready = STDOUT_FILENO;
-	snprintf(path, sizeof(path), "/run/netns/%s", netns);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || unshare(CLONE_NEWNS) < 0 ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 || setns(fd, CLONE_NEWNET) < 0 ||
-	    mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+	if (netns_sysfs_enter(netns))
 		_exit(1);
 	if (write(ready, "r", 1) != 1)
 		_exit(1);

@@ -55,6 +55,30 @@ static int kvnf_deploy(struct deploy *d, unsigned int i, const struct calvin_nod
 	return err;
 }
 
+/* Throughput mode: a port a user VNF sends to has its receive steered to
+ * the housekeeping CPUs, off the VNF's core (rps.c says why). Not where
+ * the plan pins nothing (placement shared: no core is the VNF's). */
+static int steer_from_user(struct deploy *d, unsigned int n)
+{
+	const struct calvin_cpumask *hk = d->plan ? &d->plan->housekeeping : NULL;
+	char ns[128];
+	int err = 0;
+
+	if (d->spec->mode != CALVIN_MODE_THROUGHPUT || d->spec->placement == CALVIN_PLACE_SHARED ||
+	    !hk || calvin_cpumask_empty(hk))
+		return 0;
+	node_netns(ns, sizeof(ns), d->spec->name, d->nodes[n].name);
+	if (n > 0 && d->nodes[n - 1].space == CALVIN_USER)
+		err = netns_rps(ns, IF_WEST, hk);
+	if (!err && n + 1 < d->nr_nodes && d->nodes[n + 1].space == CALVIN_USER)
+		err = netns_rps(ns, IF_EAST, hk);
+	if (err)
+		calvin_err("%s: Failed to steer the receive from its user VNF to the "
+			   "housekeeping CPUs: %s",
+			   d->nodes[n].name, strerror(-err));
+	return err;
+}
+
 int netns_kernel_node(struct deploy *d, unsigned int n)
 {
 	const struct calvin_node *node = &d->nodes[n];
@@ -68,5 +92,5 @@ int netns_kernel_node(struct deploy *d, unsigned int n)
 		err = xdp_intent(d, node->name, IF_EAST);
 	for (j = 0; !err && j < node->nr_vnfs; j++)
 		err = kvnf_deploy(d, node->first_vnf + j, node);
-	return err;
+	return err ? err : steer_from_user(d, n);
 }

@@ -9,6 +9,8 @@
 
 /* kvnf.c */
 int netns_kernel_node(struct deploy *d, unsigned int node);
+/* rps.c: every rx queue of ifname in node namespace ns steered to cpus */
+int netns_rps(const char *ns, const char *ifname, const struct calvin_cpumask *cpus);
 /* vnf.c */
 int netns_user_vnf(struct deploy *d, unsigned int vnf);
 /* Start user VNF vnf on its planned CPU with the traffic keys of epoch (the
