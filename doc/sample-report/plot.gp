@@ -1,16 +1,16 @@
 # Pictures of chain tactile-fwd from samples.csv and the percentiles below; run: gnuplot plot.gp
 $residence << EOD
-1 0.074 0.186 0.213 0.334 0.709 1.217
-2 0.813 1.091 1.283 1.579 4.207 16.535
-3 0.45 0.641 0.777 0.969 2.631 5.697
-4 0.068 0.139 0.176 0.24 0.697 4.85
+1 0.085 0.241 0.36 0.513 0.925 5.308
+2 0.993 1.403 1.675 2.003 3.879 18.459
+3 0.494 0.753 0.901 1.091 1.707 15.414
+4 0.07 0.148 0.194 0.249 0.541 1.255
 EOD
 $links << EOD
-1 0.458 1.027 1.267 1.563 2.999 28.907
-2 0.262 0.521 0.673 0.845 1.531 4.777
-3 1.235 1.699 1.939 2.311 7.567 38.26
-4 0.641 0.745 0.805 0.893 2.151 20.092
-5 0.266 0.37 0.44 0.577 1.755 5.45
+1 0.685 1.523 1.955 2.407 5.007 26.852
+2 0.376 0.841 1.099 1.451 2.935 6.514
+3 0.881 2.019 2.359 2.743 5.135 51.557
+4 0.769 0.885 0.969 1.067 1.635 49.991
+5 0.262 0.456 0.573 0.749 1.611 3.455
 EOD
 do for [t = 1:2] {
   if (t == 1) { set terminal pngcairo size 960,600 noenhanced; ext = '.png' } else { set terminal svg size 960,600 noenhanced dynamic; ext = '.svg' }
@@ -19,7 +19,7 @@ do for [t = 1:2] {
   set title 'chain tactile-fwd: RTT CDF, 1000 probes'
   set xlabel 'RTT (us, log scale)'; set ylabel 'fraction of probes'
   set logscale x; set grid; set key bottom right; set yrange [0:1]
-  set xrange [3.6625:420]
+  set xrange [4.18583:420]
   set arrow 1 from 350, graph 0 to 350, graph 1 nohead dt 2 lw 2 lc rgb 'red'
   set label 1 'budget 350 us' at 350, graph 0.5 right offset -0.5,0 tc rgb 'red'
   plot 'samples.csv' skip 1 using ($4/1000.):(1) smooth cnorm lw 2 title 'RTT'
