@@ -42,14 +42,16 @@ sup_pid() { # CHAIN
 }
 
 # A supervisor of its own for the next fault: the old one stopped, a new
-# one attached, and watching (its supervisor.json names every VNF running)
+# one attached, and watching (its supervisor.json names every VNF running;
+# a VNF's entry is the one whose state is followed by its restarts, the
+# chain's own state by its reason)
 fresh_supervisor() { # SPEC CHAIN VNFS
 	local old i
 	old=$(sup_pid "$2")
 	$CALVIN up --no-supervise "$1" >/dev/null 2>&1 && $CALVIN up "$1" >/dev/null 2>&1 || return 1
 	for i in $(seq 100); do
 		[ "$(sup_pid "$2")" != "$old" ] &&
-			[ "$(grep -o '"state":"running"' "$RUN/$2.d/supervisor.json" | wc -l)" = "$3" ] && return 0
+			[ "$(grep -o '"state":"running","restarts"' "$RUN/$2.d/supervisor.json" | wc -l)" = "$3" ] && return 0
 		sleep 0.05
 	done
 	return 1

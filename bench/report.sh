@@ -124,7 +124,8 @@ copy_reports() {
 	local d f keep
 	keep=$(mktemp -d)
 	for f in heal soak; do
-		cp "$DEST/$f".* "$keep/" 2>/dev/null
+		# -p: the kept copy keeps its time, or it would always look newest
+		cp -p "$DEST/$f".* "$keep/" 2>/dev/null
 		d=$(ls -t "$RESULTS"/$f-*.md 2>/dev/null | head -n 1)
 		[ -n "$d" ] && { [ ! -e "$keep/$f.md" ] || [ "$d" -nt "$keep/$f.md" ]; } || continue
 		rm -f "$keep/$f".*
