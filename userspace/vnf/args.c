@@ -42,6 +42,8 @@ enum {
 	OPT_REPLAY_WINDOW,
 	OPT_WAIT,
 	OPT_YIELD_SCHED,
+	OPT_YIELD_LEAVE,
+	OPT_YIELD_WINDOW,
 	OPT_CLOCK,
 	OPT_NETNS,
 	OPT_HELP,
@@ -76,6 +78,8 @@ static const struct option vnf_options[] = {
 	{ "replay-window", required_argument, NULL, OPT_REPLAY_WINDOW },
 	{ "wait", required_argument, NULL, OPT_WAIT },
 	{ "yield-sched", required_argument, NULL, OPT_YIELD_SCHED },
+	{ "yield-leave", required_argument, NULL, OPT_YIELD_LEAVE },
+	{ "yield-window", required_argument, NULL, OPT_YIELD_WINDOW },
 	{ "clock", required_argument, NULL, OPT_CLOCK },
 	{ "netns", required_argument, NULL, OPT_NETNS },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -86,6 +90,7 @@ void vnf_usage(FILE *out)
 {
 	fprintf(out, "usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU|any"
 		     " [--wait busy|wakeup|yield|loop] [--yield-sched fifo|normal]"
+		      " [--yield-leave spin|timer|socket] [--yield-window 256,24]"
 		     " [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
 		     " [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
 		     " [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
@@ -105,7 +110,11 @@ void vnf_usage(FILE *out)
 		     "  --netns: open the ports in this network namespace (a file such as"
 		     " /run/netns/NAME)\n"
 		     "  --yield-sched: a yielding VNF or a loop polls at real-time priority"
-		     " (fifo, the default) or at nice -20 under the fair scheduler (normal)\n"
+		     " (fifo, the default) or at nice -20 under the fair scheduler (normal);"
+		     " at real-time priority it leaves the core LEAVE us of every PERIOD us"
+		     " (--yield-window PERIOD,LEAVE), sleeping all of that time with a thread"
+		     " spinning on the core at SCHED_IDLE meanwhile (spin, the default), the"
+		     " same without it (timer), or until a frame comes (socket)\n"
 		     "  --ring: descriptors per rx and tx queue (a power of two, 64..4096);"
 		     " --busy-budget: af_xdp's preferred busy polling, frames per busy poll"
 		     " (0: off; the PMD's own default is 64)\n");
@@ -115,6 +124,28 @@ static int bad_arg(const char *opt, const char *val, const char *why)
 {
 	fprintf(stderr, VNF_PROG ": --%s '%s': %s\n", opt, val, why);
 	return -EINVAL;
+}
+
+/* --yield-window PERIOD,LEAVE in us: the leave at least 1/16 of the period
+ * (the kernel keeps 5% of each CPU from real-time tasks) and shorter than
+ * it. */
+static int parse_window(const char *arg, struct vnf_config *cfg)
+{
+	unsigned long period, leave;
+	char *end;
+
+	errno = 0;
+	period = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end != ',' || arg[0] == '-')
+		return bad_arg("yield-window", arg, "expected PERIOD,LEAVE in us");
+	leave = strtoul(end + 1, &end, 10);
+	if (errno || *end || period < 16 || period > 100000 || leave * 16 < period ||
+	    leave >= period)
+		return bad_arg("yield-window", arg,
+			       "expected PERIOD 16..100000 us, LEAVE from PERIOD/16 to below PERIOD");
+	cfg->yield_period_us = (uint32_t)period;
+	cfg->yield_leave_us = (uint32_t)leave;
+	return 0;
 }
 
 static int parse_uint(const char *opt, const char *s, unsigned long min, unsigned long max,
@@ -343,6 +374,18 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 			return bad_arg("yield-sched", arg, "expected fifo or normal");
 		cfg->yield_fair = !strcmp(arg, "normal");
 		return 0;
+	case OPT_YIELD_LEAVE:
+		if (!strcmp(arg, "timer"))
+			cfg->leave = VNF_LEAVE_TIMER;
+		else if (!strcmp(arg, "spin"))
+			cfg->leave = VNF_LEAVE_SPIN;
+		else if (!strcmp(arg, "socket"))
+			cfg->leave = VNF_LEAVE_SOCKET;
+		else
+			return bad_arg("yield-leave", arg, "expected timer, spin or socket");
+		return 0;
+	case OPT_YIELD_WINDOW:
+		return parse_window(arg, cfg);
 	case OPT_LOCK_MEMORY:
 		cfg->lock_memory = true;
 		return 0;
@@ -429,6 +472,9 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 	cfg->mem_mb = 64;
 	cfg->ready_fd = -1;
 	cfg->keys_fd = -1;
+	cfg->leave = VNF_LEAVE_SPIN;
+	cfg->yield_period_us = VNF_YIELD_PERIOD_US;
+	cfg->yield_leave_us = VNF_YIELD_LEAVE_US;
 	cfg->transform = vnf_transform_find("forward");
 	/* the chain spec's defaults (userspace/lib/spec/spec.h) */
 	cfg->nc.k = 4;

@@ -14,6 +14,7 @@
 
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_pause.h>
 
 #include "vnf.h"
 
@@ -156,18 +157,21 @@ static void yield_pin(const struct vnf_config *cfg)
 			strerror(err));
 }
 
-/* Co-located VNFs leave their core for VNF_YIELD_LEAVE_NS at the start of
- * every VNF_YIELD_PERIOD_NS of CLOCK_MONOTONIC, all at once since they read
- * one clock: 6.25% of it, more than the 5% of each second the kernel keeps
- * from real-time tasks by default (sched_rt_runtime_us 950000 of 1000000).
- * Taking it in small pieces is what keeps the tail short: a real-time
- * poller that never sleeps was stopped for 50 ms once a second here. */
-#define VNF_YIELD_PERIOD_NS 512000ULL
-#define VNF_YIELD_LEAVE_NS 32000ULL
-
-static uint64_t next_leave(uint64_t now)
+/* Co-located VNFs leave their core for --yield-window's LEAVE at the start
+ * of every PERIOD of CLOCK_MONOTONIC, all at once since they read one
+ * clock: by default 24 us of every 256 (9.4%). The kernel keeps 5% of each
+ * CPU for normal tasks: a real-time poller that never sleeps was stopped
+ * for 50 ms once a second here, and so were these whenever a normal task
+ * on their core got less than that in their leaves: with 32 us of every
+ * 512 (6.25%, of which the normal tasks got less, as the VNFs do not leave
+ * at the same instant) and a task spinning at SCHED_IDLE, p99 RTT 43 ms in
+ * every round. Leaving all of it (--yield-leave timer or spin) rather than
+ * until a frame comes (socket) is what gives the normal tasks their time
+ * whatever the traffic; small pieces keep a frame that comes meanwhile
+ * waiting no longer than one. */
+static uint64_t next_leave(uint64_t now, uint64_t period)
 {
-	return (now / VNF_YIELD_PERIOD_NS + 1) * VNF_YIELD_PERIOD_NS;
+	return (now / period + 1) * period;
 }
 
 /* A core shared with other VNFs and nothing else: poll, and on an empty
@@ -195,7 +199,9 @@ static uint64_t next_leave(uint64_t now)
  * under the fair scheduler (--yield-sched normal), which needs no pieces. */
 static void loop_shared(const struct poller *p, unsigned int n, struct vnf_wait *w, bool yield)
 {
-	uint64_t leave = next_leave(vnf_now_ns());
+	const struct vnf_config *cfg = &p->vnf->cfg;
+	uint64_t period = cfg->yield_period_us * 1000ULL, away = cfg->yield_leave_us * 1000ULL;
+	uint64_t leave = next_leave(vnf_now_ns(), period);
 	unsigned int busy = 0, got, i;
 
 	while (!vnf_quit) {
@@ -206,13 +212,48 @@ static void loop_shared(const struct poller *p, unsigned int n, struct vnf_wait 
 		busy = 0;
 		if (w && vnf_now_ns() >= leave) {
 			p->st->sleeps++;
-			vnf_wait_sleep(w, leave + VNF_YIELD_LEAVE_NS);
-			leave = next_leave(vnf_now_ns());
+			if (cfg->leave == VNF_LEAVE_SOCKET)
+				vnf_wait_sleep(w, leave + away);
+			else
+				vnf_wait_pause(w, leave + away);
+			leave = next_leave(vnf_now_ns(), period);
 			continue;
 		}
 		if (yield)
 			sched_yield();
 	}
+}
+
+/* --yield-leave spin: a thread on the core at SCHED_IDLE that spins while
+ * the VNFs leave it, so its vCPU does not halt (waking a halted vCPU took
+ * tens of microseconds here) and the leave ends on time; any normal task
+ * takes the core from it at once. */
+static void *spin_main(void *arg)
+{
+	const struct vnf_config *cfg = arg;
+	struct sched_param sp = {.sched_priority = 0};
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cfg->lcore, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) ||
+	    pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp))
+		return NULL;
+	while (!vnf_quit)
+		rte_pause();
+	return NULL;
+}
+
+static bool spin_start(const struct vnf_config *cfg, pthread_t *t)
+{
+	int err;
+
+	if (cfg->leave != VNF_LEAVE_SPIN || cfg->unpinned)
+		return false;
+	err = pthread_create(t, NULL, spin_main, (void *)cfg);
+	if (err)
+		vnf_err("warning: cannot start the spinning thread: %s", strerror(err));
+	return !err;
 }
 
 /* --wait yield (one VNF, yield) and --wait loop (n VNFs of vnf[], one
@@ -221,6 +262,8 @@ static void loop_shared(const struct poller *p, unsigned int n, struct vnf_wait 
 static void run_shared(const struct poller *p, unsigned int n, struct vnf *vnf, bool yield)
 {
 	struct vnf_wait w;
+	pthread_t spin;
+	bool spinning;
 
 	yield_pin(&vnf->cfg);
 	if (vnf->cfg.yield_fair) {
@@ -231,7 +274,10 @@ static void run_shared(const struct poller *p, unsigned int n, struct vnf *vnf, 
 		return;
 	}
 	vnf_wait_init(&w, vnf, n);
+	spinning = spin_start(&vnf->cfg, &spin);
 	loop_shared(p, n, &w, yield);
+	if (spinning)
+		pthread_join(spin, NULL);
 	vnf_wait_fini(&w);
 }
 

@@ -66,6 +66,16 @@ enum vnf_pmd { VNF_PMD_AF_XDP, VNF_PMD_AF_PACKET };
 
 struct vnf_transform;
 
+/* Co-located VNFs polling at real-time priority leave their core for
+ * VNF_YIELD_LEAVE_US of every VNF_YIELD_PERIOD_US (--yield-window; loop.c) */
+#define VNF_YIELD_PERIOD_US 256
+#define VNF_YIELD_LEAVE_US 24
+
+/* --yield-leave: sleep all of the leave (timer), the same with a thread at
+ * SCHED_IDLE spinning on the core meanwhile (spin), or until a frame comes
+ * (socket) */
+enum vnf_leave { VNF_LEAVE_TIMER, VNF_LEAVE_SPIN, VNF_LEAVE_SOCKET };
+
 struct vnf_config {
 	const char *chain;
 	const char *name;
@@ -76,6 +86,8 @@ struct vnf_config {
 	bool unpinned;	       /* --lcore any: run on any CPU of our affinity (shared placement) */
 	enum calvin_wait wait; /* busy-poll, or sleep between frames (a shared core) */
 	bool yield_fair;       /* --yield-sched normal: yield under the fair scheduler */
+	enum vnf_leave leave;  /* --yield-leave: how a yielding VNF leaves its core (loop.c) */
+	uint32_t yield_period_us, yield_leave_us; /* --yield-window PERIOD,LEAVE */
 	uint16_t burst;
 	uint16_t ring;	      /* descriptors of each rx and tx queue (--ring) */
 	uint16_t busy_budget; /* af_xdp's preferred busy polling (--busy-budget; 0: off) */
@@ -290,6 +302,7 @@ int vnf_port_socket(enum vnf_pmd pmd, const struct vnf_fdset *before);
 void vnf_wait_init(struct vnf_wait *w, const struct vnf *vnf, unsigned int n);
 void vnf_wait_fini(struct vnf_wait *w);
 void vnf_wait_sleep(struct vnf_wait *w, uint64_t deadline);
+void vnf_wait_pause(struct vnf_wait *w, uint64_t until);
 int vnf_rt_priority(void);
 
 /* pkt.c */

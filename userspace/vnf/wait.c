@@ -168,3 +168,12 @@ void vnf_wait_sleep(struct vnf_wait *w, uint64_t deadline)
 	if (ppoll(w->fds, w->nfds, timeout, &w->mask) > 0)
 		errors_clear(w);
 }
+
+/* Sleep until `until` (CLOCK_MONOTONIC ns) or a signal, whatever frames
+ * come meanwhile: a core's leave (loop.c, --yield-leave timer). */
+void vnf_wait_pause(struct vnf_wait *w, uint64_t until)
+{
+	struct timespec ts, *timeout = calvin_wait_timeout(vnf_now_ns(), until, &ts);
+
+	ppoll(NULL, 0, timeout, &w->mask);
+}
