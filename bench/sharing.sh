@@ -18,8 +18,13 @@
 # turns polling and yielding the core on an empty poll (--wait yield, the
 # core's mode "shared" in calvin plan), against waking up, for tactile-crypt
 # and tactile-nc (issue 17), and against yielding under the fair scheduler
-# at nice -20 (yield-fair, what --wait yield did before), and writes
-# coloc-DATE.md.
+# at nice -20 (yield-fair, what --wait yield did before), and against
+# leaving the core as yielding VNFs did before (yield-socket: 32 us of
+# every 512, until a frame came; now 24 us of every 256 with a thread
+# spinning at SCHED_IDLE), and writes coloc-DATE.md. BENCH_SET=coloc-x and
+# coloc-y are the experiments behind that (how the VNFs leave the core,
+# threaded NAPI on the VNFs' veths, sched_rt_runtime_us -1 while a
+# configuration whose label ends in rtinf runs).
 # Writes bench/results/sharing-DATE.md and prints it. Needs root; hold the
 # machine's lock: flock /tmp/calvin-net.lock make bench-sharing
 set -u
@@ -53,14 +58,65 @@ if [ "$SET" = coloc ]; then
 	CONFIGS=(
 		"crypt wakeup --wait wakeup"
 		"crypt yield-fair --wait yield --yield-sched normal"
+		"crypt yield-socket --wait yield --yield-leave socket --yield-window 512,32"
 		"crypt yield --wait yield"
 		"nc wakeup --wait wakeup"
 		"nc yield-fair --wait yield --yield-sched normal"
+		"nc yield-socket --wait yield --yield-leave socket --yield-window 512,32"
 		"nc yield --wait yield"
 	)
 	REF=wakeup
 	TITLE="user VNFs co-located on a core, waking up against taking turns (yield)"
 fi
+if [ "$SET" = coloc-x ]; then
+	CONFIGS=(
+		"crypt wakeup --wait wakeup"
+		"crypt yield-socket --wait yield --yield-leave socket --yield-window 512,32"
+		"crypt yield-timer --wait yield --yield-leave timer --yield-window 512,32"
+		"crypt yield-spin --wait yield --yield-leave spin --yield-window 512,32"
+		"crypt yield-spin256 --wait yield --yield-leave spin --yield-window 256,24"
+		"crypt napi0 --wait yield --yield-leave socket --yield-window 512,32"
+		"crypt napirt --wait yield --yield-leave socket --yield-window 512,32"
+		"nc wakeup --wait wakeup"
+		"nc yield-socket --wait yield --yield-leave socket --yield-window 512,32"
+		"nc yield-timer --wait yield --yield-leave timer --yield-window 512,32"
+		"nc yield-spin --wait yield --yield-leave spin --yield-window 512,32"
+	)
+	REF=wakeup
+	TITLE="user VNFs co-located on a core: how they leave it"
+fi
+if [ "$SET" = coloc-y ]; then
+	CONFIGS=(
+		"crypt yield-timer --wait yield --yield-leave timer --yield-window 512,32"
+		"crypt yield-spin --wait yield --yield-leave spin --yield-window 512,32"
+		"crypt yield-spin-rtinf --wait yield --yield-leave spin --yield-window 512,32"
+		"crypt yield-timer-rtinf --wait yield --yield-leave timer --yield-window 512,32"
+		"crypt yield-spin256w24 --wait yield --yield-leave spin --yield-window 256,24"
+	)
+	REF=yield-timer
+	TITLE="user VNFs co-located on a core: real-time throttling"
+fi
+RT0=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+
+# napi0, napirt: threaded NAPI on the veths the VNFs' ports receive from,
+# its kthreads on CPU 0 (napi0) or at SCHED_FIFO 2 above the VNFs (napirt)
+napi_threaded() { # CHAIN LABEL
+	local ns d pid
+	case "$2" in napi*) ;; *) return ;; esac
+	for ns in $(ip netns list | awk -v p="calvin-$1." 'index($1, p) == 1 { print $1 }'); do
+		case "$ns" in *.probe | *.server) continue ;; esac
+		for d in west east; do
+			ip netns exec "$ns" sh -c "[ -e /sys/class/net/$d ] && echo 1 >/sys/class/net/$d/threaded"
+		done
+	done
+	for pid in $(ps -eo pid=,comm= | awk '$2 ~ /^napi\// { print $1 }'); do
+		if [ "$2" = napirt ]; then
+			chrt -f -p 2 "$pid"
+		else
+			taskset -pc 0 "$pid" >/dev/null
+		fi
+	done
+}
 
 # utime + stime of every calvin-vnf of a chain, in clock ticks
 vnf_ticks() { # CHAIN
@@ -88,6 +144,8 @@ one() { # CHAIN LABEL ARGS...
 		bench_failed "$chain-$label" "calvin up failed: $(tail -n 1 "$TMP/err")"
 		return
 	fi
+	napi_threaded "$name" "$label"
+	case "$label" in *rtinf) echo -1 >/proc/sys/kernel/sched_rt_runtime_us ;; esac
 	t0=$(vnf_ticks "$name")
 	sleep 1
 	t1=$(vnf_ticks "$name")
@@ -100,6 +158,7 @@ one() { # CHAIN LABEL ARGS...
 	s1=$(date +%s.%N)
 	t2=$(vnf_ticks "$name")
 	$B/calvin down "$name" >/dev/null 2>&1
+	echo "$RT0" >/proc/sys/kernel/sched_rt_runtime_us
 	if [ -s "$TMP/round.raw" ]; then
 		cat "$TMP/round.raw" >>"$TMP/$chain-$label.raw"
 		rtt_pct "$TMP/round.raw" 0 | cut -d' ' -f2 >>"$TMP/$chain-$label.p99"
@@ -194,12 +253,14 @@ ratio() { # A B; "-" when either is no number
 	echo "VNFs, softirqs, and whatever else this shared machine runs there: above the VNFs'"
 	echo "own share it is other load, which shares the core by time slices with a busy-poller"
 	echo "and is preempted by a waking VNF, which runs at real-time priority)."
-	if [ "$SET" = coloc ]; then
+	if [ "$SET" != sharing ]; then
 		echo "yield: what calvin plan chooses for a core its VNFs share with nothing else of"
 		echo "calvin's (\"shared\"): both poll at real-time priority (SCHED_FIFO 1) and hand the"
 		echo "core to each other on every empty poll, so the core is always busy and no normal"
-		echo "task runs there while they do, up to the kernel's real-time limit (95% of each"
-		echo "second). yield-fair: the same at nice -20 under the fair scheduler, where each"
+		echo "task runs there while they do, but for the 24 us of every 256 they leave it (a"
+		echo "thread of theirs spins there at SCHED_IDLE meanwhile, so the vCPU does not halt);"
+		echo "yield-socket: as they did before, leaving 32 us of every 512 until a frame came."
+		echo "yield-fair: the same at nice -20 under the fair scheduler, where each"
 		echo "sched_yield() forfeits the rest of the yielder's slice, so other tasks on the core"
 		echo "run whole slices ahead of the VNFs. wakeup: what it chooses beside housekeeping."
 	else
