@@ -85,6 +85,15 @@ if [ "$SET" = coloc-x ]; then
 	REF=wakeup
 	TITLE="user VNFs co-located on a core: how they leave it"
 fi
+if [ "$SET" = coloc-z ]; then
+	CONFIGS=(
+		"crypt yield-socket --wait yield --yield-leave socket --yield-window 512,32"
+		"crypt yield-timer --wait yield --yield-leave timer --yield-window 256,24"
+		"crypt yield-spin --wait yield --yield-leave spin --yield-window 256,24"
+	)
+	REF=yield-socket
+	TITLE="user VNFs co-located on a core: leaving 24 us of every 256, with and without spinning"
+fi
 if [ "$SET" = coloc-y ]; then
 	CONFIGS=(
 		"crypt yield-timer --wait yield --yield-leave timer --yield-window 512,32"

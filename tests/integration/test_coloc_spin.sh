@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # How co-located user VNFs leave their core (--wait yield, "shared" in
 # calvin plan): each runs, beside its polling thread at SCHED_FIFO 1, one
-# thread pinned to the same core at SCHED_IDLE that spins while they leave
-# it (--yield-leave spin, the default), so the core's vCPU does not halt in
-# those pieces; with --yield-leave socket it has none; calvin down leaves no
-# such thread behind. No latency assertions: make bench-coloc measures that.
+# process of its own (calvin-vnf --spin-for) pinned to the same core at
+# SCHED_IDLE that spins while they leave it (--yield-leave spin, the
+# default), so the core's vCPU does not halt in those pieces; with
+# --yield-leave socket it has none; calvin down leaves no such process
+# behind. No latency assertions: make bench-coloc measures that.
 . "$(dirname "$0")/lib.sh"
 require_root
 require_netns_xdp
@@ -25,8 +26,16 @@ threads_at() { # PID POLICY CORE
 	done
 }
 
+# the spinning processes a VNF started
+spinners() { # PID
+	pgrep -P "$1" -f 'calvin-vnf --spin-for '
+}
+
 one_spinner() { # PID CORE
-	[ "$(threads_at "$1" 5 "$2" | wc -l)" = 1 ] && [ "$(threads_at "$1" 1 "$2" | wc -l)" = 1 ]
+	local s
+	s=$(spinners "$1")
+	[ "$(echo "$s" | wc -w)" = 1 ] && [ "$(threads_at "$s" 5 "$2" | wc -l)" = 1 ] &&
+		[ "$(threads_at "$1" 1 "$2" | wc -l)" = 1 ]
 }
 
 C=t-cspin
@@ -46,11 +55,11 @@ done
 [ "$n" = 2 ] || fail "$n user VNFs running, want 2"
 $CALVIN -j probe -c 200 $C >"$TMP/p.json" || fail "probe failed"
 [ "$(json_num received <"$TMP/p.json")" = 200 ] || fail "probes lost: $(cat "$TMP/p.json")"
-pids=$(vnf_pids $C)
+pids="$(vnf_pids $C) $(for pid in $(vnf_pids $C); do spinners "$pid"; done)"
 $CALVIN down $C || fail "calvin down failed"
 assert_clean $C
 for pid in $pids; do
-	wait_until "VNF $pid (and its spinning thread) ended after calvin down" \
+	wait_until "VNF or spinning process $pid ended after calvin down" \
 		eval "[ ! -e /proc/$pid ]"
 done
 
@@ -65,7 +74,7 @@ chmod +x "$TMP/lib/calvin-vnf"
 for pid in $(vnf_pids $C); do
 	wait_until "VNF $pid polls at SCHED_FIFO on CPU $CORE" eval \
 		"[ \"\$(threads_at $pid 1 $CORE | wc -l)\" = 1 ]"
-	[ -z "$(threads_at "$pid" 5 "$CORE")" ] || fail "VNF $pid spins with --yield-leave socket"
+	[ -z "$(spinners "$pid")" ] || fail "VNF $pid spins with --yield-leave socket"
 done
 $CALVIN down $C || fail "calvin down failed"
 assert_clean $C

@@ -251,6 +251,9 @@ int main(int argc, char **argv)
 	unsigned int i, opened = 0, mem_mb = 0;
 	int err;
 
+	/* 0. The spinning process of a yielding VNF (loop.c), nothing else. */
+	if (argc == 4 && !strcmp(argv[1], VNF_SPIN_ARG))
+		return vnf_spin_main(argv[2], argv[3]);
 	/* 1. Our own arguments: the EAL's are built from them. */
 	err = vnf_group_parse(argc, argv, &g);
 	if (err) {

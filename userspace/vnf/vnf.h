@@ -277,6 +277,9 @@ int vnf_netns_enter(const struct vnf *vnf);
 
 /* loop.c */
 extern volatile sig_atomic_t vnf_quit; /* set by the SIGINT and SIGTERM handler */
+/* argv[1] of calvin-vnf as the spinning process of a yielding VNF */
+#define VNF_SPIN_ARG "--spin-for"
+int vnf_spin_main(const char *cpu, const char *parent);
 int vnf_loop(void *arg);	       /* arg: the struct vnf_group */
 void vnf_tx(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side out, struct rte_mbuf **pkts,
 	    uint16_t n, struct vnf_probes *probes);
