@@ -112,7 +112,7 @@ void vnf_usage(FILE *out)
 		     "  --yield-sched: a yielding VNF or a loop polls at real-time priority"
 		     " (fifo, the default) or at nice -20 under the fair scheduler (normal);"
 		     " at real-time priority it leaves the core LEAVE us of every PERIOD us"
-		     " (--yield-window PERIOD,LEAVE), sleeping all of that time with a thread"
+		     " (--yield-window PERIOD,LEAVE), sleeping all of that time with a process"
 		     " spinning on the core at SCHED_IDLE meanwhile (spin, the default), the"
 		     " same without it (timer), or until a frame comes (socket)\n"
 		     "  --ring: descriptors per rx and tx queue (a power of two, 64..4096);"

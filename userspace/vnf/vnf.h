@@ -71,7 +71,7 @@ struct vnf_transform;
 #define VNF_YIELD_PERIOD_US 256
 #define VNF_YIELD_LEAVE_US 24
 
-/* --yield-leave: sleep all of the leave (timer), the same with a thread at
+/* --yield-leave: sleep all of the leave (timer), the same with a process at
  * SCHED_IDLE spinning on the core meanwhile (spin), or until a frame comes
  * (socket) */
 enum vnf_leave { VNF_LEAVE_TIMER, VNF_LEAVE_SPIN, VNF_LEAVE_SOCKET };
