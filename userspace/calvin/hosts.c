@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Chains across hosts (issue 16): what runs where, said by validate and
- * plan, and what up refuses of them before anything exists: a VNF of this
- * host in a chain across hosts. */
+ * plan, and each host's CPUs read for the planner. */
 #include <json-c/json.h>
 #include <errno.h>
 #include <stdio.h>
@@ -88,22 +87,5 @@ int hosts_read(const struct calvin_chain_spec *spec, const struct calvin_topolog
 			return CALVIN_EXIT_FAIL;
 		t[i + 1] = read[i];
 	}
-	return 0;
-}
-
-int hosts_check(const struct calvin_chain_spec *spec)
-{
-	unsigned int i;
-
-	if (!calvin_spec_multihost(spec))
-		return 0;
-	for (i = 0; i < spec->nr_vnfs; i++)
-		if (!calvin_spec_host(spec, spec->vnfs[i].host))
-			return host_cannot(
-			    spec,
-			    "VNF '%s' is on host local in a chain across hosts: a VM of this "
-			    "host joining a link between hosts is not built; put it on a host "
-			    "of hosts:",
-			    spec->vnfs[i].name);
 	return 0;
 }

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* Chains across hosts: what validate and plan say about them, and what
- * up checks before it creates anything (hosts.c). */
+/* Chains across hosts: what validate and plan say about them (hosts.c). */
 #ifndef CALVIN_HOSTS_H
 #define CALVIN_HOSTS_H
 
@@ -17,9 +16,5 @@ void hosts_show(const struct calvin_chain_spec *spec);
  * that cannot be reached, or whose answers do not parse). */
 struct calvin_topology;
 int hosts_read(const struct calvin_chain_spec *spec, const struct calvin_topology **t);
-/* 0, or CALVIN_EXIT_HOST with one line for a chain across hosts this
- * build cannot deploy: its server on another host, or a VNF on this one
- * (the probe and the server stay here, every VNF is a VM elsewhere). */
-int hosts_check(const struct calvin_chain_spec *spec);
 
 #endif /* CALVIN_HOSTS_H */
