@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "hosts.h"
 #include "loader.h"
 #include "lv.h"
 #include "measure/measure.h"
@@ -89,7 +90,11 @@ int lv_remote_node_create(struct deploy *d, unsigned int n)
 	calvin_vm_mac(r.mac[CALVIN_WEST], d->spec->name, n, CALVIN_WEST);
 	calvin_vm_mac(r.mac[CALVIN_EAST], d->spec->name, n, CALVIN_EAST);
 	remote_pins(d, n, &r);
-	return lv_remote_vm_create(d->state, &r);
+	err = lv_remote_vm_create(d->state, &r);
+	/* its core as this up read the host: still not another's */
+	if (!err && !server)
+		err = hosts_recheck(d->spec, &d->plan->vnf[d->nodes[n].first_vnf]);
+	return err;
 }
 
 /* A veth end takes the frames its peer sends by XDP_TX (the server's
