@@ -12,7 +12,8 @@
 # estimated with a bound, the supervisor heals fwd-k's VM destroyed here
 # and the server's VM destroyed on b, and `down` leaves nothing here (domain, taps, veth, XDP), on a, on b or
 # in OVN. Then the same chain with calvin killed (SIGKILL) right after it
-# journalled the new veth, and `down`.
+# journalled the new veth, and `down`; and a chain out to host a and back
+# (fwd-k on a, fwd-u and the server here: fwd-u's west joins the switch).
 # Run it under the machine lock: flock /tmp/calvin-net.lock bash tests/multihost/test_2host_local.sh
 # shellcheck disable=SC2086 # $SIM is the script with its interpreter
 . "$(dirname "$0")/lib.sh"
@@ -112,5 +113,20 @@ for after in $((k - 1)) $k $((k + 1)); do
 	local_gone "down after SIGKILL at step $after"
 done
 echo "ok: SIGKILL after journal steps $((k - 1)), $k (the veth's switch end), $((k + 1)), then down: nothing left"
+
+# --- out to a and back: fwd-k on a, fwd-u and the server here
+sed -e '/^    host: b$/d' -e 's/^server: {name: server, kind: echo, host: b}.*/server: {name: server, kind: echo}/' \
+	chains/tactile-2host.yaml >"$TMP/back.yaml"
+grep -q '^server: {name: server, kind: echo}$' "$TMP/back.yaml" || fail "the chain file's server line changed: fix this test's sed"
+$CALVIN up --no-supervise "$TMP/back.yaml" >"$TMP/up" 2>"$TMP/err" || fail "up of fwd-k on a, the rest here: $(cat "$TMP/err")"
+grep -q "^chain $C is up: probe -> fwd-k (kernel, cpu [0-9]* on host a) -> fwd-u (user, cpu [0-9]*) -> server$" "$TMP/up" ||
+	fail "up did not say fwd-u and the server run here: $(cat "$TMP/up")"
+# on the switch: the probe's east (its link to fwd-k on a) and fwd-u's west
+ovsp=$(chain_ovs_ports | sort | xargs)
+[[ $ovsp = cv*-0e\ cv*-2wo ]] || fail "not two OVS ports, the probe's east and fwd-u's west: $ovsp"
+chain_probed 4
+$CALVIN down $C 2>"$TMP/err" || fail "down: $(cat "$TMP/err")"
+local_gone "down of fwd-k on a, the rest here"
+echo "ok: probe here, fwd-k on a, fwd-u and the server here: every probe back with 4 hop records; down left nothing"
 
 echo PASS
