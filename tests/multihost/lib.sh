@@ -43,6 +43,20 @@ chain_gone() { # WHEN
 	return 0
 }
 
+# 200 probes of chain $C through `calvin probe`, as JSON ($TMP/probe.json)
+# and as text ($TMP/probe.txt, printed): every one back with RECORDS hop
+# records, no link n/a.
+chain_probed() { # RECORDS
+	$CALVIN -j probe -c 200 -r 100 $C >"$TMP/probe.json" || fail "calvin -j probe failed"
+	$CALVIN probe -c 200 -r 100 $C >"$TMP/probe.txt" || fail "calvin probe failed"
+	cat "$TMP/probe.txt"
+	[ "$(json_num received <"$TMP/probe.json")" = 200 ] ||
+		fail "not every probe came back: $(json_num received <"$TMP/probe.json") of 200"
+	[ "$(json_num hop_records_min <"$TMP/probe.json")" = "$1" ] || fail "a probe lacks a hop record"
+	grep -q "n/a" "$TMP/probe.txt" && fail "a link says n/a: $(grep n/a "$TMP/probe.txt")"
+	return 0
+}
+
 sbctl() { ovn-sbctl --db="$CALVIN_SIM_SB" --timeout=10 "$@"; }
 nbctl() { ovn-nbctl --db="$CALVIN_SIM_NB" --timeout=10 "$@"; }
 

@@ -52,12 +52,7 @@ $CALVIN exec $C server -- true >"$TMP/exec" 2>&1 || rc=$?
 	fail "calvin exec of the server's VM: exit $rc, $(cat "$TMP/exec")"
 echo "ok: up in $up_ms ms: VMs on a (fwd-k) and b (fwd-u, server), 6 ports bound, 1 OVS port of this host (the probe's)"
 
-$CALVIN -j probe -c 200 -r 100 $C >"$TMP/probe.json" || fail "calvin -j probe failed"
-$CALVIN probe -c 200 -r 100 $C >"$TMP/probe.txt" || fail "calvin probe failed"
-cat "$TMP/probe.txt"
-[ "$(json_num received <"$TMP/probe.json")" = 200 ] || fail "not every probe came back: $(json_num received <"$TMP/probe.json") of 200"
-[ "$(json_num hop_records_min <"$TMP/probe.json")" = 4 ] || fail "a probe lacks a hop record"
-grep -q "n/a" "$TMP/probe.txt" && fail "a link says n/a: $(grep n/a "$TMP/probe.txt")"
+chain_probed 4
 [ "$(grep -Ec '^  (probe -> fwd-k|fwd-k -> fwd-u|fwd-u -> fwd-k|fwd-k -> probe) .* ±[0-9.]+[mun]?s estimated$' \
 	"$TMP/probe.txt")" = 4 ] || fail "not four estimated links with a bound"
 for h in 'fwd-k \(kernel\) +->' 'fwd-u \(user\) +->' 'fwd-u \(user\) +<-' 'fwd-k \(kernel\) +<-'; do

@@ -9,6 +9,8 @@
 # emulatorpin on its host agree). A second chain on the same hosts without
 # allow-sharing is refused in one line naming the host, before anything of
 # it exists; with allow-sharing, it keeps off the first chain's VNF cores.
+# Two controllers (two run directories) bringing up chains on the same
+# hosts at once: never both on one core.
 # Run it under the machine lock: flock /tmp/calvin-net.lock bash tests/multihost/test_2host_pin.sh
 # shellcheck disable=SC2086 # $SIM is the script with its interpreter
 . "$(dirname "$0")/lib.sh"
@@ -125,4 +127,34 @@ $CALVIN down $C 2>"$TMP/err" || fail "down: $(cat "$TMP/err")"
 for u in "$CALVIN_SIM_URI_a" "$CALVIN_SIM_URI_b"; do
 	virsh -c "$u" list --all --name | grep -q "calvin-$C" && fail "down left a domain at $u"
 done
+
+# --- two controllers planning the same hosts at once ---------------------------
+# Each has its own run directory (its own journals and plan lock), as two
+# controller hosts would; neither chain shares. Both `up`s start together,
+# so both read a and b before either defines a VM there: at most one may
+# run, and a refusal is one of the two lines (the plan's, or the check
+# after defining its VM).
+sed 's/^allow-sharing: true /allow-sharing: false/' chains/tactile-2host.yaml >"$TMP/one.yaml"
+RUN2=$TMP/run2
+trap 'CALVIN_RUN_DIR=$RUN2 $CALVIN down $C2 >/dev/null 2>&1; '"$(trap -p EXIT | sed "s/^trap -- '//; s/' EXIT\$//")" EXIT
+(CALVIN_RUN_DIR=$RUN2 $CALVIN up "$TMP/two.yaml" >"$TMP/up2" 2>"$TMP/err2"; echo $? >"$TMP/rc2") &
+$CALVIN up "$TMP/one.yaml" >"$TMP/up1" 2>"$TMP/err1"
+rc1=$?
+wait
+rc2=$(cat "$TMP/rc2")
+[ "$rc1" = 0 ] && [ "$rc2" = 0 ] && fail "both controllers brought their chain up on the same cores"
+refusal="^calvin: host [ab]: CPU [0-9]+, planned for chain [a-z0-9-]+, is now held by chain [a-z0-9-]+'s fwd-[ku] too|^$TMP/(one|two).yaml: host [ab]: placement pinned needs 1 dedicated core; .* held by chain"
+outcome=
+for i in 1 2; do
+	eval "rc=\$rc$i"
+	[ "$rc" = 0 ] && { outcome="$outcome controller $i up;"; continue; }
+	grep -Eq "$refusal" "$TMP/err$i" || fail "controller $i exited $rc without the refusal: $(cat "$TMP/err$i")"
+	outcome="$outcome controller $i refused: $(grep -Em1 "$refusal" "$TMP/err$i");"
+done
+CALVIN_RUN_DIR=$RUN2 $CALVIN down $C2 2>"$TMP/err" || fail "down of the second controller's chain: $(cat "$TMP/err")"
+$CALVIN down $C 2>"$TMP/err" || fail "down of the first controller's chain: $(cat "$TMP/err")"
+for u in "$CALVIN_SIM_URI_a" "$CALVIN_SIM_URI_b"; do
+	virsh -c "$u" list --all --name | grep -q "calvin-$C" && fail "a domain is left at $u"
+done
+echo "ok: two controllers at once:$outcome"
 echo PASS

@@ -40,8 +40,6 @@ static int plan_spec(const struct cmd_args *a, struct calvin_chain_spec *spec)
 	rc = load_spec(a->arg[0], spec);
 	if (!rc)
 		hosts_show(spec);
-	if (!rc)
-		rc = hosts_check(spec);
 	/* this host's CPUs, and each other host's through its libvirt */
 	if (!rc)
 		rc = make_plan(spec, &plan, &hosts);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Chains across hosts (issue 16): what runs where, said by validate and
- * plan, and what up refuses of them before anything exists: a VNF of this
- * host in a chain across hosts. */
+ * plan, and each host's CPUs read for the planner. */
 #include <json-c/json.h>
 #include <errno.h>
 #include <stdio.h>
@@ -68,42 +67,58 @@ static int host_read(const struct calvin_chain_spec *spec, const struct calvin_h
 	return err;
 }
 
+/* kept for the process: plan prints them after planning, up checks
+ * against them after defining its VMs */
+static struct calvin_topology *host_read_at[CALVIN_MAX_HOSTS];
+
 int hosts_read(const struct calvin_chain_spec *spec, const struct calvin_topology **t)
 {
-	/* kept for the process: plan prints them after planning */
-	static struct calvin_topology *read[CALVIN_MAX_HOSTS];
 	unsigned int i;
 
 	for (i = 0; i < spec->nr_hosts; i++) {
 		t[i + 1] = NULL;
 		if (!host_used(spec, spec->hosts[i].name))
 			continue;
-		if (!read[i])
-			read[i] = malloc(sizeof(*read[i]));
-		if (!read[i]) {
+		if (!host_read_at[i])
+			host_read_at[i] = malloc(sizeof(*host_read_at[i]));
+		if (!host_read_at[i]) {
 			calvin_err("host %s: out of memory", spec->hosts[i].name);
 			return CALVIN_EXIT_FAIL;
 		}
-		if (host_read(spec, &spec->hosts[i], read[i]))
+		if (host_read(spec, &spec->hosts[i], host_read_at[i]))
 			return CALVIN_EXIT_FAIL;
-		t[i + 1] = read[i];
+		t[i + 1] = host_read_at[i];
 	}
 	return 0;
 }
 
-int hosts_check(const struct calvin_chain_spec *spec)
+int hosts_recheck(const struct calvin_chain_spec *spec, const struct calvin_vnf_place *v)
 {
-	unsigned int i;
+	const struct calvin_host_spec *host;
+	const struct calvin_topology *then;
+	const struct calvin_hold *h;
+	struct calvin_topology *now;
+	char why[CALVIN_ERR_MAX];
+	int err;
 
-	if (!calvin_spec_multihost(spec))
+	if (v->host < 1 || v->cpu < 0 || !host_read_at[v->host - 1])
 		return 0;
-	for (i = 0; i < spec->nr_vnfs; i++)
-		if (!calvin_spec_host(spec, spec->vnfs[i].host))
-			return host_cannot(
-			    spec,
-			    "VNF '%s' is on host local in a chain across hosts: a VM of this "
-			    "host joining a link between hosts is not built; put it on a host "
-			    "of hosts:",
-			    spec->vnfs[i].name);
-	return 0;
+	host = &spec->hosts[v->host - 1];
+	then = host_read_at[v->host - 1];
+	now = malloc(sizeof(*now));
+	if (!now)
+		return -ENOMEM;
+	err = lv_host_topology(host->uri, spec->name, now, why, sizeof(why));
+	if (err)
+		calvin_err("host %s (%s): %s", host->name, host->uri, why);
+	h = err ? NULL : calvin_hold_collision(then, now, v);
+	if (h) {
+		calvin_err("host %s: CPU %d, planned for chain %s, is now held by chain %s's %s too, "
+			   "whose VM was defined there after this up read the host (another "
+			   "controller planned it at the same time); run 'calvin up' again",
+			   host->name, v->cpu, spec->name, h->chain, h->vnf);
+		err = -EBUSY;
+	}
+	free(now);
+	return err;
 }

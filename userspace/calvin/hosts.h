@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* Chains across hosts: what validate and plan say about them, and what
- * up checks before it creates anything (hosts.c). */
+/* Chains across hosts: what validate and plan say about them (hosts.c). */
 #ifndef CALVIN_HOSTS_H
 #define CALVIN_HOSTS_H
 
@@ -17,9 +16,13 @@ void hosts_show(const struct calvin_chain_spec *spec);
  * that cannot be reached, or whose answers do not parse). */
 struct calvin_topology;
 int hosts_read(const struct calvin_chain_spec *spec, const struct calvin_topology **t);
-/* 0, or CALVIN_EXIT_HOST with one line for a chain across hosts this
- * build cannot deploy: its server on another host, or a VNF on this one
- * (the probe and the server stay here, every VNF is a VM elsewhere). */
-int hosts_check(const struct calvin_chain_spec *spec);
+/* After up defined the VM of VNF placement v on another host: read that
+ * host's holds again, and refuse (-EBUSY after one line) a core another
+ * chain's VM took there since hosts_read() (two controllers planning one
+ * host at once): a core v owns, held by anyone new; a core v shares, owned
+ * by anyone new. Both controllers may refuse; neither runs on a core
+ * another owns. 0, or -errno after one line. */
+struct calvin_vnf_place;
+int hosts_recheck(const struct calvin_chain_spec *spec, const struct calvin_vnf_place *v);
 
 #endif /* CALVIN_HOSTS_H */

@@ -43,6 +43,23 @@ static void test_port_names(void **state)
 	assert_string_not_equal(a, b);
 	assert_int_equal(calvin_vm_bridge_name(a, longest, 8), 0);
 	assert_true(strlen(a) <= CALVIN_IFNAME_MAX);
+	/* a VM's veth to the Open vSwitch: fits with two-digit nodes, and
+	 * shares no name with a tap, a bridge or its other end */
+	assert_int_equal(calvin_vm_ovs_port_name(a, longest, CALVIN_MAX_NODES - 1, CALVIN_EAST, 'o'),
+			 0);
+	assert_true(strlen(a) <= CALVIN_IFNAME_MAX);
+	assert_int_equal(calvin_vm_ovs_port_name(a, "tactile-fwd-vm", 1, CALVIN_WEST, 'v'), 0);
+	assert_string_equal(a, "cv76c0f967-1wv");
+	for (n = 0; n < 10 * 2; n++)
+		for (m = 0; m < 10 * 2; m++) {
+			calvin_vm_ovs_port_name(a, "c", n / 2, n % 2, 'v');
+			calvin_vm_ovs_port_name(b, "c", m / 2, m % 2, 'o');
+			assert_string_not_equal(a, b);
+			calvin_vm_port_name(b, "c", m / 2, m % 2);
+			assert_string_not_equal(a, b);
+			calvin_vm_bridge_name(b, "c", m / 2);
+			assert_string_not_equal(a, b);
+		}
 }
 
 static void test_macs(void **state)

@@ -191,6 +191,52 @@ static void test_domain_holds(void **unused)
 	assert_int_equal(t.nr_holds, 4);
 }
 
+/* Two controllers planning one host at once: what was defined there
+ * after the plan read it, against the core the plan chose. */
+static void test_hold_collision(void **unused)
+{
+	static struct calvin_topology then, now;
+	struct calvin_vnf_place owns = { .cpu = 3, .owns = true, .host = 1 },
+				shares = { .cpu = 3, .owns = false, .host = 1 },
+				unpinned = { .cpu = -1, .owns = true, .host = 1 };
+	const struct calvin_hold *h;
+
+	caps_host(&then, 4);
+	/* planned while another chain shared CPU 3 and kept house on 0 */
+	assert_int_equal(calvin_holds_from_domain(domain("calvin-old.fwd", 0, 3), "mine", &then,
+						  why, sizeof(why)),
+			 2);
+	now = then;
+	/* nothing new: no collision, whatever the plan chose */
+	assert_null(calvin_hold_collision(&then, &now, &owns));
+	assert_null(calvin_hold_collision(&then, &now, &shares));
+	/* a new VM keeping house on 3 collides only with a core v owns */
+	assert_int_equal(calvin_holds_from_domain(domain("calvin-new.hk", 3, 2), "mine", &now, why,
+						  sizeof(why)),
+			 2);
+	h = calvin_hold_collision(&then, &now, &owns);
+	assert_non_null(h);
+	assert_string_equal(h->chain, "new");
+	assert_int_equal(h->cpu, 3);
+	assert_null(calvin_hold_collision(&then, &now, &shares));
+	/* a new VM owning CPU 3 collides with both */
+	now = then;
+	now.nr_holds = 1; /* old's housekeeping only: 3 was free when planned */
+	then.nr_holds = 1;
+	assert_int_equal(calvin_holds_from_domain(domain("calvin-new.fwd", 0, 3), "mine", &now,
+						  why, sizeof(why)),
+			 2);
+	h = calvin_hold_collision(&then, &now, &shares);
+	assert_non_null(h);
+	assert_string_equal(h->vnf, "fwd");
+	assert_int_equal(h->kind, CALVIN_HOLD_OWNS);
+	assert_non_null(calvin_hold_collision(&then, &now, &owns));
+	/* another CPU, or a VNF the plan did not pin: none */
+	owns.cpu = 2;
+	assert_null(calvin_hold_collision(&then, &now, &owns));
+	assert_null(calvin_hold_collision(&then, &now, &unpinned));
+}
+
 /* Another chain's VM holds b's only free core: refused in one line naming
  * the host, without sharing; with it, v1 takes b's housekeeping core, never
  * the other chain's VNF core. */
@@ -325,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_each_host_its_cpus),
 		cmocka_unit_test(test_domain_holds),
 		cmocka_unit_test(test_held_on_remote_host),
+		cmocka_unit_test(test_hold_collision),
 		cmocka_unit_test(test_no_isolation_remote),
 		cmocka_unit_test(test_unread_host),
 		cmocka_unit_test(test_print),

@@ -250,8 +250,6 @@ int chain_check(const struct calvin_chain_spec *spec, bool offline, struct calvi
 		rc = monitor_check_hook(spec);
 	if (!rc)
 		rc = check_journal_names(spec);
-	if (!rc)
-		rc = hosts_check(spec);
 	if (rc)
 		return rc;
 	if (!be)

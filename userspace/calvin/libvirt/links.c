@@ -22,12 +22,35 @@ int lv_port_name(const struct deploy *d, unsigned int node, enum calvin_side sid
 	return calvin_vm_port_name(out, d->spec->name, node, side);
 }
 
-static bool host_if_exists(const char *name)
+const struct calvin_host_spec *lv_node_remote(const struct deploy *d, unsigned int n)
+{
+	const struct calvin_chain_spec *s = d->spec;
+
+	if (n == 0)
+		return NULL;
+	if (n + 1 == d->nr_nodes)
+		return calvin_spec_host(s, s->server.host);
+	return calvin_spec_host(s, s->vnfs[d->nodes[n].first_vnf].host);
+}
+
+bool lv_link_ovn(const struct deploy *d, unsigned int west)
+{
+	return lv_node_remote(d, west) || lv_node_remote(d, west + 1);
+}
+
+unsigned int lv_link_mtu(const struct deploy *d, unsigned int west)
+{
+	if (lv_link_ovn(d, west))
+		return calvin_link_mtu(d->spec);
+	return west == 0 || west + 2 == d->nr_nodes ? 1500 : INNER_MTU;
+}
+
+bool lv_if_exists(const char *name)
 {
 	return if_nametoindex(name) != 0;
 }
 
-static int refuse_existing(const struct deploy *d, const char *what, const char *name)
+int lv_refuse_existing(const struct deploy *d, const char *what, const char *name)
 {
 	calvin_err("%s %s exists already and is not chain %s's; remove it ('ip link delete %s') "
 		   "or rename the chain",
@@ -35,12 +58,11 @@ static int refuse_existing(const struct deploy *d, const char *what, const char 
 	return -EEXIST;
 }
 
-/* Links between two VNFs carry what transforms add (see INNER_MTU). */
+/* A port's link's MTU (lv_link_mtu): links between two VNFs carry what
+ * transforms add (see INNER_MTU), links between hosts lose Geneve's. */
 static unsigned int port_mtu(const struct deploy *d, unsigned int node, enum calvin_side side)
 {
-	unsigned int far = side == CALVIN_WEST ? node - 1 : node + 1;
-
-	return far == 0 || far + 1 == d->nr_nodes ? 1500 : INNER_MTU;
+	return lv_link_mtu(d, side == CALVIN_WEST ? node - 1 : node);
 }
 
 int lv_tap_create(struct deploy *d, unsigned int node, enum calvin_side side)
@@ -51,8 +73,8 @@ int lv_tap_create(struct deploy *d, unsigned int node, enum calvin_side side)
 	err = lv_port_name(d, node, side, tap);
 	if (err)
 		return err;
-	if (host_if_exists(tap))
-		return refuse_existing(d, "interface", tap);
+	if (lv_if_exists(tap))
+		return lv_refuse_existing(d, "interface", tap);
 	err = state_add(d->state, ST_TAP, tap, NULL, 0, 0);
 	if (err)
 		return err;
@@ -77,8 +99,8 @@ static int endpoint_veth(struct deploy *d, unsigned int node)
 	err = lv_port_name(d, node, side, host);
 	if (err)
 		return err;
-	if (host_if_exists(host))
-		return refuse_existing(d, "interface", host);
+	if (lv_if_exists(host))
+		return lv_refuse_existing(d, "interface", host);
 	err = state_add(d->state, ST_VETH, host, NULL, 0, 0);
 	if (err)
 		return err;
@@ -93,7 +115,7 @@ static int endpoint_veth(struct deploy *d, unsigned int node)
 	return err ? err : nl_link_up(NULL, host, 0);
 }
 
-static int link_xdp(struct deploy *d, const char *a, const char *b)
+int lv_link_xdp(struct deploy *d, const char *a, const char *b)
 {
 	int err;
 
@@ -136,8 +158,8 @@ static int link_bridge(struct deploy *d, unsigned int node, const char *a, const
 	err = calvin_vm_bridge_name(br, d->spec->name, node);
 	if (err)
 		return err;
-	if (host_if_exists(br))
-		return refuse_existing(d, "bridge", br);
+	if (lv_if_exists(br))
+		return lv_refuse_existing(d, "bridge", br);
 	err = state_add(d->state, ST_BRIDGE, br, NULL, 0, 0);
 	if (err)
 		return err;
@@ -165,7 +187,7 @@ int lv_link_create(struct deploy *d, unsigned int a, unsigned int b)
 	if (err)
 		return err;
 	if (d->spec->libvirt.links != CALVIN_LINKS_BRIDGE)
-		return link_xdp(d, pa, pb);
+		return lv_link_xdp(d, pa, pb);
 	if (a == 0)
 		err = bridge_port_xdp(d, pa);
 	if (!err && b + 1 == d->nr_nodes)
@@ -193,7 +215,7 @@ int lv_links_destroy(struct chain_state *s)
 	for (i = 0; i < s->nr; i++)
 		if ((s->e[i].kind == ST_BRIDGE || s->e[i].kind == ST_TAP ||
 		     s->e[i].kind == ST_VETH) &&
-		    host_if_exists(s->e[i].name) && nl_link_delete(NULL, s->e[i].name))
+		    lv_if_exists(s->e[i].name) && nl_link_delete(NULL, s->e[i].name))
 			err = -EIO;
 	return err;
 }

@@ -58,6 +58,12 @@ const char *lv_qemu_describe(const struct lv_qemu_user *u, char *buf, size_t len
 int lv_port_name(const struct deploy *d, unsigned int node, enum calvin_side side, char *out);
 int lv_tap_create(struct deploy *d, unsigned int node, enum calvin_side side);
 int lv_link_create(struct deploy *d, unsigned int a, unsigned int b);
+/* Ports a and b of this host joined by calvin's XDP link program, both
+ * journalled first. 0 or -errno after one line. */
+int lv_link_xdp(struct deploy *d, const char *a, const char *b);
+bool lv_if_exists(const char *name);
+/* -EEXIST after one line: what of that name is someone else's. */
+int lv_refuse_existing(const struct deploy *d, const char *what, const char *name);
 int lv_links_destroy(struct chain_state *s);
 
 /* domain.c */
@@ -84,14 +90,15 @@ int lv_user_stats(const struct calvin_chain_spec *s, unsigned int vnf, char *jso
 int lv_vnf_placement(const struct calvin_chain_spec *s, unsigned int vnf,
 		     struct calvin_vnf_placement *p);
 
-/* mh.c: nodes and links across hosts. The remote host of node n, or
- * NULL (this host: the probe always, the server and VNFs by their host:) */
+/* links.c, what a link is: the remote host of node n, or NULL (this
+ * host: the probe always, the server and VNFs by their host:) */
 const struct calvin_host_spec *lv_node_remote(const struct deploy *d, unsigned int n);
 /* Is link west..west+1 between hosts (an OVN logical switch)? */
 bool lv_link_ovn(const struct deploy *d, unsigned int west);
 /* Its MTU: a link between hosts the underlay's less Geneve, one between
  * VNFs INNER_MTU, one to the probe or the server 1500. */
 unsigned int lv_link_mtu(const struct deploy *d, unsigned int west);
+/* mh.c: nodes and links across hosts. */
 /* A VM on its host, after the switches of both its links (a server's VM:
  * its one link, west, and one NIC). */
 int lv_remote_node_create(struct deploy *d, unsigned int n);

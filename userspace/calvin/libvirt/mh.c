@@ -4,7 +4,9 @@
  * (ovn/link.c) made before the VM that plugs into it; so is a server on
  * another host, a VM with one NIC (west) whose agent runs the reflector.
  * The probe, and a server on this host, are namespaces here and join
- * their link through this host's Open vSwitch (ovn/local.c). The agent of a remote VM is reached
+ * their link through this host's Open vSwitch (ovn/local.c); a VNF on this
+ * host is a VM here as in a chain on one host, whose tap reaches that
+ * Open vSwitch through a veth (vm_join). The agent of a remote VM is reached
  * through libvirt's channel stream (chan.c). Before the first probe, every port is bound to its
  * chassis. */
 #include <arpa/inet.h>
@@ -15,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "hosts.h"
 #include "loader.h"
 #include "lv.h"
 #include "measure/measure.h"
@@ -29,29 +32,6 @@ static struct {
 	bool made[CALVIN_MAX_NODES];
 	char ports[CALVIN_MAX_NODES][2][OVN_UUID_LEN + 1];
 } links;
-
-const struct calvin_host_spec *lv_node_remote(const struct deploy *d, unsigned int n)
-{
-	const struct calvin_chain_spec *s = d->spec;
-
-	if (n == 0)
-		return NULL;
-	if (n + 1 == d->nr_nodes)
-		return calvin_spec_host(s, s->server.host);
-	return calvin_spec_host(s, s->vnfs[d->nodes[n].first_vnf].host);
-}
-
-bool lv_link_ovn(const struct deploy *d, unsigned int west)
-{
-	return lv_node_remote(d, west) || lv_node_remote(d, west + 1);
-}
-
-unsigned int lv_link_mtu(const struct deploy *d, unsigned int west)
-{
-	if (lv_link_ovn(d, west))
-		return calvin_link_mtu(d->spec);
-	return west == 0 || west + 2 == d->nr_nodes ? 1500 : INNER_MTU;
-}
 
 /* The switch of link west..west+1, made once. */
 static int ovn_link(struct deploy *d, unsigned int west)
@@ -110,7 +90,11 @@ int lv_remote_node_create(struct deploy *d, unsigned int n)
 	calvin_vm_mac(r.mac[CALVIN_WEST], d->spec->name, n, CALVIN_WEST);
 	calvin_vm_mac(r.mac[CALVIN_EAST], d->spec->name, n, CALVIN_EAST);
 	remote_pins(d, n, &r);
-	return lv_remote_vm_create(d->state, &r);
+	err = lv_remote_vm_create(d->state, &r);
+	/* its core as this up read the host: still not another's */
+	if (!err && !server)
+		err = hosts_recheck(d->spec, &d->plan->vnf[d->nodes[n].first_vnf]);
+	return err;
 }
 
 /* A veth end takes the frames its peer sends by XDP_TX (the server's
@@ -165,8 +149,43 @@ static int endpoint_join(struct deploy *d, unsigned int node, const struct ovs_l
 	return err ? err : ovs_end_pass(o, port);
 }
 
+/* A VM of this host on a link between hosts: its tap (made with the node)
+ * and the near end of a veth to this host's Open vSwitch, joined by the
+ * XDP link program as two VMs of one host are. Why not the tap on the
+ * switch itself: the switch may run in another namespace (the simulated
+ * hosts'), and a tap QEMU holds stays where libvirt made it. The near end
+ * is made in calvin's namespace, where the tap is; one of that name
+ * already there is someone else's. */
+static int vm_join(struct deploy *d, unsigned int node, enum calvin_side side,
+		   const struct ovs_local *o)
+{
+	unsigned int west = side == CALVIN_WEST ? node - 1 : node;
+	char tap[CALVIN_IFNAME_MAX + 1], near[CALVIN_IFNAME_MAX + 1], port[CALVIN_IFNAME_MAX + 1];
+	struct ovs_join j = { .chain = d->spec->name,
+			      .ifname = near,
+			      .port = port,
+			      .lsp = links.ports[west][side == CALVIN_WEST ? 1 : 0],
+			      .mtu = lv_link_mtu(d, west) };
+	int err;
+
+	err = lv_port_name(d, node, side, tap);
+	if (!err)
+		err = calvin_vm_ovs_port_name(near, d->spec->name, node, side, 'v');
+	if (!err)
+		err = calvin_vm_ovs_port_name(port, d->spec->name, node, side, 'o');
+	if (err)
+		return err;
+	if (lv_if_exists(near))
+		return lv_refuse_existing(d, "interface", near);
+	err = ovs_port_join(d->state, o, &j);
+	if (!err)
+		err = ovs_end_pass(o, port);
+	return err ? err : lv_link_xdp(d, tap, near);
+}
+
 int lv_remote_link_create(struct deploy *d, unsigned int a, unsigned int b)
 {
+	unsigned int here;
 	struct ovs_local o;
 	int err;
 
@@ -178,7 +197,10 @@ int lv_remote_link_create(struct deploy *d, unsigned int a, unsigned int b)
 	err = ovs_local(&o);
 	if (err)
 		return err;
-	return endpoint_join(d, lv_node_remote(d, a) ? b : a, &o);
+	here = lv_node_remote(d, a) ? b : a;
+	if (here == 0 || here + 1 == d->nr_nodes)
+		return endpoint_join(d, here, &o);
+	return vm_join(d, here, here == a ? CALVIN_EAST : CALVIN_WEST, &o);
 }
 
 int lv_remote_wait_bound(const struct deploy *d)

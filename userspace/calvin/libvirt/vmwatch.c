@@ -36,8 +36,8 @@ static struct {
 	char q[QUEUE_MAX][128];
 } w = { .tick = -1, .pipe = { -1, -1 }, .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* The libvirt of the host domain runs on: its VNF's host's, or this
- * host's (the chain's libvirt: uri) for a VNF without one. */
+/* The libvirt of the host domain runs on: its VNF's (or the server's)
+ * host's, or this host's (the chain's libvirt: uri) for one on local. */
 static const char *domain_uri(const struct calvin_chain_spec *s, const char *domain)
 {
 	const struct calvin_host_spec *h;
@@ -51,6 +51,9 @@ static const char *domain_uri(const struct calvin_chain_spec *s, const char *dom
 		h = s->vnfs[i].host[0] ? calvin_spec_host(s, s->vnfs[i].host) : NULL;
 		return h ? h->uri : s->libvirt.uri;
 	}
+	h = calvin_spec_host(s, s->server.host);
+	if (h && !node_netns(name, sizeof(name), s->name, s->server.name) && !strcmp(name, domain))
+		return h->uri;
 	return s->libvirt.uri;
 }
 

@@ -133,13 +133,16 @@ static bool journal_proc(const struct chain_state *st, const struct sup *s, unsi
 static int partner_of(const struct sup *s, unsigned int k)
 {
 	const struct calvin_vnf_spec *vs = s->spec.vnfs;
-	enum calvin_vnf_kind kind = vs[s->v[k].idx].kind, closer;
+	enum calvin_vnf_kind kind, closer;
 	unsigned int j;
 
+	if (s->v[k].idx == SUP_SERVER)
+		return -1;
+	kind = vs[s->v[k].idx].kind;
 	if (calvin_pair_head(kind)) {
 		closer = calvin_pair_closer(kind);
 		for (j = k + 1; j < s->nr; j++)
-			if (vs[s->v[j].idx].kind == closer)
+			if (s->v[j].idx != SUP_SERVER && vs[s->v[j].idx].kind == closer)
 				return (int)j;
 	} else if (calvin_pair_tail(kind)) {
 		for (j = k; j-- > 0;)
@@ -180,6 +183,15 @@ static int attach_vnfs(struct sup *s)
 			v->down_ms = v->up_ms;
 			snprintf(v->last_exit, sizeof(v->last_exit), "gone before the supervisor");
 		}
+	}
+	/* a server on another host is a VM there: watched and healed too */
+	if (s->vms && calvin_spec_host(&s->spec, s->spec.server.host)) {
+		v = &s->v[s->nr++];
+		memset(v, 0, sizeof(*v));
+		v->idx = SUP_SERVER;
+		v->pidfd = -1;
+		v->up_ms = sup_now_ms();
+		sup_vm_attach(s, s->nr - 1);
 	}
 	for (k = 0; k < s->nr; k++)
 		s->v[k].partner = partner_of(s, k);

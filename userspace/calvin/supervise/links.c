@@ -73,7 +73,7 @@ static int user_vnf_of(const struct sup *s, const char *node)
 	unsigned int k;
 
 	for (k = 0; k < s->nr; k++)
-		if (!strcmp(calvin_vnf_node(&s->spec.vnfs[s->v[k].idx]), node))
+		if (!strcmp(sup_node(s, k), node))
 			return (int)k;
 	return -1;
 }

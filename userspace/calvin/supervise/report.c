@@ -82,8 +82,8 @@ static struct json_object *vnf_json(const struct sup *s, const struct sup_vnf *v
 	char dom[128];
 
 	if (v != &s->mon)
-		json_object_object_add(o, "name",
-				       json_object_new_string(s->spec.vnfs[v->idx].name));
+		json_object_object_add(
+		    o, "name", json_object_new_string(sup_name(s, (unsigned int)(v - s->v))));
 	json_object_object_add(o, "state", json_object_new_string(sup_state_name(v->state)));
 	json_object_object_add(o, "restarts", json_object_new_int((int)v->restarts));
 	json_object_object_add(o, "last_exit",

@@ -20,8 +20,12 @@ enum sup_state { SUP_RUNNING, SUP_RESTARTING, SUP_STALLED, SUP_FAILED };
 /* Frames that came in within a tick, none going out: stalled. */
 #define SUP_STALL_MIN 10
 
+/* The idx of the server's VM on another host, watched and healed as a
+ * VNF's VM is (its agent runs the reflector). */
+#define SUP_SERVER CALVIN_MAX_VNFS
+
 struct sup_vnf {
-	unsigned int idx; /* in spec.vnfs */
+	unsigned int idx; /* in spec.vnfs, or SUP_SERVER */
 	int partner;	  /* index in sup.v of the other end of its pair, or -1 */
 	pid_t pid;
 	unsigned long long start;
@@ -84,7 +88,7 @@ struct sup {
 	unsigned int nr_nodes;
 	struct calvin_node nodes[CALVIN_MAX_NODES];
 	unsigned int nr;
-	struct sup_vnf v[CALVIN_MAX_VNFS];
+	struct sup_vnf v[CALVIN_MAX_VNFS + 1]; /* the VNFs, then a server's VM */
 	struct sup_vnf mon; /* the chain's monitor (monitor.c); idx unused */
 	uint32_t epoch; /* the last epoch any pair of the chain used */
 	struct timespec started;
@@ -100,6 +104,9 @@ struct sup {
 };
 
 uint64_t sup_now_ms(void);
+/* What s->v[k] is: its name and its node's (the server's for SUP_SERVER). */
+const char *sup_name(const struct sup *s, unsigned int k);
+const char *sup_node(const struct sup *s, unsigned int k);
 
 /* heal.c: the chain's context, and (re)starting one VNF */
 int sup_load(struct sup *s, const char *chain);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* The supervisor's side of a libvirt chain: every VNF is a VM of its own,
+/* The supervisor's side of a libvirt chain: every VNF is a VM of its own
+ * (and a server on another host is one there),
  * watched through libvirt's lifecycle events and each domain's state
  * (libvirt/vmwatch.h: no libvirt call outside that folder), and healed by
  * starting the defined domain again and deploying its VNF through its
@@ -15,7 +16,7 @@
 
 void sup_vm_name(const struct sup *s, unsigned int k, char *out, size_t len)
 {
-	node_netns(out, len, s->spec.name, calvin_vnf_node(&s->spec.vnfs[s->v[k].idx]));
+	node_netns(out, len, s->spec.name, sup_node(s, k));
 }
 
 int sup_vm_state(const struct sup *s, unsigned int k, char *why, size_t len)
@@ -71,7 +72,7 @@ int sup_vm_start(struct sup *s, unsigned int k, uint32_t epoch)
 
 	memcpy(d.deploy_random, s->deploy_random, sizeof(d.deploy_random));
 	memcpy(d.nodes, s->nodes, sizeof(d.nodes));
-	n = node_index(s->nodes, s->nr_nodes, calvin_vnf_node(&s->spec.vnfs[s->v[k].idx]));
+	n = node_index(s->nodes, s->nr_nodes, sup_node(s, k));
 	if (n < 0)
 		return -ENOENT;
 	return lv_vnf_redeploy(&d, (unsigned int)n, epoch ? epoch : 1);

@@ -22,18 +22,13 @@
 
 #define PARTNER_STOP_MS 1000
 
-static const char *vnf_name(const struct sup *s, unsigned int k)
-{
-	return s->spec.vnfs[s->v[k].idx].name;
-}
-
 static void sup_event(const struct sup *s, const char *kind, unsigned int k, const char *key,
 		      const char *val)
 {
 	struct json_object *f = json_object_new_object();
 
 	if (f) {
-		json_object_object_add(f, "vnf", json_object_new_string(vnf_name(s, k)));
+		json_object_object_add(f, "vnf", json_object_new_string(sup_name(s, k)));
 		json_object_object_add(f, "pid", json_object_new_int(s->v[k].pid));
 		json_object_object_add(f, "restarts", json_object_new_int((int)s->v[k].restarts));
 		if (key)
@@ -152,7 +147,7 @@ static void chain_failed(struct sup *s, unsigned int k)
 
 	snprintf(why, sizeof(why),
 		 "a link of node %s is gone; run 'calvin down %s' and 'calvin up' to rebuild it",
-		 calvin_vnf_node(&s->spec.vnfs[s->v[k].idx]), s->spec.name);
+		 sup_node(s, k), s->spec.name);
 	sup_chain_failed(s, why);
 }
 
@@ -177,8 +172,8 @@ static void heal(struct sup *s, unsigned int k)
 				give_up(s, ks[1]);
 			return;
 		}
-	if (s->spec.vnfs[s->v[k].idx].kind == CALVIN_VNF_ENCRYPT ||
-	    s->spec.vnfs[s->v[k].idx].kind == CALVIN_VNF_DECRYPT)
+	if (s->v[k].idx != SUP_SERVER && (s->spec.vnfs[s->v[k].idx].kind == CALVIN_VNF_ENCRYPT ||
+					  s->spec.vnfs[s->v[k].idx].kind == CALVIN_VNF_DECRYPT))
 		err = sup_epoch_next(s, &epoch);
 	for (i = 0; !err && i < n; i++) {
 		v = &s->v[ks[i]];
@@ -321,12 +316,12 @@ static int next_wait(const struct sup *s, uint64_t tick)
 	return due > now ? (int)(due - now) : 0;
 }
 
-/* Who a descriptor in the poll set is: VNF k (below CALVIN_MAX_VNFS),
+/* Who a descriptor in the poll set is: VNF k (below WHO_NET),
  * the monitor, libvirt's events (a libvirt chain), or namespace WHO_NET +
  * i's link socket. */
 #define WHO_MONITOR UINT_MAX
 #define WHO_VM (UINT_MAX - 1)
-#define WHO_NET CALVIN_MAX_VNFS
+#define WHO_NET (CALVIN_MAX_VNFS + 1)
 
 static void on_ready(struct sup *s, const struct pollfd *p, unsigned int who)
 {
@@ -347,8 +342,8 @@ static void on_ready(struct sup *s, const struct pollfd *p, unsigned int who)
 
 int sup_watch(struct sup *s)
 {
-	struct pollfd pfd[CALVIN_MAX_VNFS + 2 + CALVIN_MAX_NODES];
-	unsigned int who[CALVIN_MAX_VNFS + 2 + CALVIN_MAX_NODES], n, k, i;
+	struct pollfd pfd[CALVIN_MAX_VNFS + 3 + CALVIN_MAX_NODES];
+	unsigned int who[CALVIN_MAX_VNFS + 3 + CALVIN_MAX_NODES], n, k, i;
 	uint64_t tick = 0;
 	int err;
 

@@ -198,6 +198,12 @@ enum calvin_side {
  * catches by refusing a name that exists. */
 int calvin_vm_port_name(char out[CALVIN_IFNAME_MAX + 1], const char *chain, unsigned int node,
 			enum calvin_side side);
+/* The two ends of the veth by which a VM of this host reaches this host's
+ * Open vSwitch on a link between hosts (its tap and the veth's near end
+ * joined by the XDP link program): the port name followed by 'v' (near
+ * end) or 'o' (the end on the switch), 15 characters at most. */
+int calvin_vm_ovs_port_name(char out[CALVIN_IFNAME_MAX + 1], const char *chain, unsigned int node,
+			    enum calvin_side side, char end);
 /* The bridge of the link from node to node + 1 (links: bridge). */
 int calvin_vm_bridge_name(char out[CALVIN_IFNAME_MAX + 1], const char *chain, unsigned int node);
 

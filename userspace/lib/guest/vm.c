@@ -28,6 +28,15 @@ int calvin_vm_port_name(char out[CALVIN_IFNAME_MAX + 1], const char *chain, unsi
 	return n < 0 || n > CALVIN_IFNAME_MAX ? -ENAMETOOLONG : 0;
 }
 
+int calvin_vm_ovs_port_name(char out[CALVIN_IFNAME_MAX + 1], const char *chain, unsigned int node,
+			    enum calvin_side side, char end)
+{
+	int n = snprintf(out, CALVIN_IFNAME_MAX + 1, "cv%08x-%u%c%c", chain_hash(chain), node,
+			 side == CALVIN_WEST ? 'w' : 'e', end);
+
+	return n < 0 || n > CALVIN_IFNAME_MAX ? -ENAMETOOLONG : 0;
+}
+
 int calvin_vm_bridge_name(char out[CALVIN_IFNAME_MAX + 1], const char *chain, unsigned int node)
 {
 	int n = snprintf(out, CALVIN_IFNAME_MAX + 1, "cvb%08x-%u", chain_hash(chain), node);

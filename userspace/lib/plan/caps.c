@@ -218,3 +218,30 @@ int calvin_holds_from_domain(const char *xml, const char *own, struct calvin_top
 	}
 	return (int)(t->nr_holds - before);
 }
+
+static bool held_then(const struct calvin_topology *t, const struct calvin_hold *h)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr_holds; i++)
+		if (t->holds[i].cpu == h->cpu && !strcmp(t->holds[i].chain, h->chain) &&
+		    !strcmp(t->holds[i].vnf, h->vnf))
+			return true;
+	return false;
+}
+
+const struct calvin_hold *calvin_hold_collision(const struct calvin_topology *then,
+						const struct calvin_topology *now,
+						const struct calvin_vnf_place *v)
+{
+	const struct calvin_hold *h;
+	unsigned int i;
+
+	for (i = 0; v->cpu >= 0 && i < now->nr_holds; i++) {
+		h = &now->holds[i];
+		if (h->cpu == v->cpu && !held_then(then, h) &&
+		    (v->owns || h->kind == CALVIN_HOLD_OWNS))
+			return h;
+	}
+	return NULL;
+}

@@ -154,6 +154,16 @@ int calvin_topology_from_caps(const char *xml, struct calvin_topology *t, char *
 int calvin_holds_from_domain(const char *xml, const char *own, struct calvin_topology *t, char *why,
 			     size_t len);
 
+/* Two controllers planning one host at once: after a VM of placement v
+ * was defined, the host's holds read again (now) against those it was
+ * planned on (then). The first hold that is new and collides with v (on
+ * v's CPU: any, when v owns it; one that owns it, when v shares it), or
+ * NULL. */
+struct calvin_vnf_place;
+const struct calvin_hold *calvin_hold_collision(const struct calvin_topology *then,
+						const struct calvin_topology *now,
+						const struct calvin_vnf_place *v);
+
 /* The online CPUs of SMT core core (its lowest CPU), or of NUMA node
  * node, into out; returns how many. */
 unsigned int calvin_topology_core_cpus(const struct calvin_topology *t, int core,
