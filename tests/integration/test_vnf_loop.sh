@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 require_netns_xdp
-command -v dpdk-telemetry.py >/dev/null || skip "dpdk-telemetry.py is not installed (Debian's dpdk package)"
+command -v dpdk-telemetry.py >/dev/null || skip "dpdk-telemetry.py is not installed (Debian's dpdk-dev package: make deps)"
 C=t-vloop
 VNF=build/calvin-vnf
 SPEC=$TMP/$C.yaml
