@@ -19,7 +19,7 @@ V1=$(mount_of cgroup cpuset)
 V2=$(mount_of cgroup2)
 
 require_isolation() {
-	[ "$(nproc --all)" -ge 2 ] || skip "needs 2 CPUs: one to isolate, one for housekeeping"
+	require_cpus 2 "one to isolate, one for housekeeping"
 	[ -n "$V1" ] || grep -qw cpuset "$V2/cgroup.controllers" 2>/dev/null ||
 		skip "no cpuset controller in cgroup v1 or v2"
 	if [ -e /run/calvin/isolation.host ]; then

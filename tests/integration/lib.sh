@@ -10,6 +10,22 @@ TMP=$(mktemp -d /tmp/calvin-test.XXXXXX)
 skip() { echo "$*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 
+# The CPUs this test may use: calvin plans with the affinity it inherits.
+cpus_allowed() { sed -n 's/^Cpus_allowed_list:\s*//p' /proc/$$/status; }
+cpu_count() { # CPULIST
+	local n=0 r ranges
+	IFS=, read -ra ranges <<<"$1"
+	for r in "${ranges[@]}"; do
+		n=$((n + ${r#*-} - ${r%-*} + 1))
+	done
+	echo $n
+}
+require_cpus() { # N WHY
+	local have
+	have=$(cpu_count "$(cpus_allowed)")
+	[ "$have" -ge "$1" ] || skip "needs $1 CPUs ($2); this run may use $have: CPU $(cpus_allowed)"
+}
+
 require_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root (network namespaces, XDP)"
 }

@@ -53,6 +53,8 @@ echo "ok: fake host"
 
 require_root
 require_netns_xdp
+# on this host: fwd-u owns a core, housekeeping keeps another
+require_cpus 2 "the rest of this test: one for fwd-u to own, one for housekeeping; the fake hosts above passed"
 C=t-plan
 SPEC=$(spec_copy chains/tactile-fwd.yaml $C)
 planned=$($CALVIN plan "$SPEC" | sed -n 's/^housekeeping (.*): cpu \([0-9,-]*\).*/\1/p')
