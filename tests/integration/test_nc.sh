@@ -36,8 +36,21 @@ grep -q "Summary: Latency is" "$TMP/sp.log" || fail "sockperf printed no summary
 sp_sent=$(grep -o 'Total Run.*SentMessages=[0-9]*' "$TMP/sp.log" | grep -o '[0-9]*$')
 sp_lost=$(grep -o 'dropped messages = [0-9]*' "$TMP/sp.log" | grep -o '[0-9]*$')
 echo "sockperf: $sp_lost of $sp_sent datagrams lost for good"
-[ "$sp_sent" -gt 1000 ] || fail "sockperf sent only $sp_sent datagrams"
-[ $((sp_lost * 100)) -le "$sp_sent" ] || fail "sockperf lost $sp_lost of $sp_sent: not recovered"
+# what a failure needs to be understood: sockperf's own summary, every
+# node's kernel drop counters, the coding VNFs' counters
+diag() {
+	local n
+	grep -E 'Valid Duration|avg-latency|dropped messages|percentile 99.000|MAX' "$TMP/sp.log" | sed 's/\x1b\[[0-9;]*m//g'
+	for n in probe enc loss dec server; do
+		echo "$n: $(ip netns exec "calvin-$C.$n" sh -c 'cd /sys/class/net && for i in *; do
+			[ "$i" = lo ] || printf "%s rx %s dropped %s; " "$i" "$(cat "$i/statistics/rx_packets")" "$(cat "$i/statistics/rx_dropped")"
+		done' 2>&1)"
+	done
+	$CALVIN -j status $C | grep -o '"[a-z_]*\(drop\|fail\|nc_\|full\)[a-z_]*":[1-9][0-9]*' | sort | uniq | tr '\n' ' '
+	echo
+}
+[ "$sp_sent" -gt 1000 ] || { diag; fail "sockperf sent only $sp_sent datagrams"; }
+[ $((sp_lost * 100)) -le "$sp_sent" ] || { diag; fail "sockperf lost $sp_lost of $sp_sent: not recovered"; }
 
 lost=$(json_num lost <"$TMP/p.json")
 corrupt=$(json_num corrupt <"$TMP/p.json")
@@ -57,7 +70,7 @@ echo "link dropped $dropped_fwd toward the server, $dropped_rev back;" \
 [ "$recovered_dec" -gt 0 ] || fail "nothing recovered toward the server"
 [ "$recovered_enc" -gt 0 ] || fail "nothing recovered on the way back"
 [ "$corrupt" = 0 ] || fail "$corrupt probes came back altered"
-[ "$lost" -le 40 ] || fail "$lost of 4000 probes lost: network coding did not recover them"
+[ "$lost" -le 40 ] || { diag; fail "$lost of 4000 probes lost: network coding did not recover them"; }
 
 $CALVIN down $C || fail "calvin down failed"
 assert_clean $C

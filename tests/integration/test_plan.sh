@@ -68,6 +68,9 @@ shown_j=$($CALVIN -j status $C | grep -o '"housekeeping":"[0-9,-]*"' | cut -d'"'
 [ -n "$planned" ] && [ "$planned" = "$recorded" ] && [ "$shown" = "$recorded" ] && [ "$shown_j" = "$recorded" ] ||
 	fail "housekeeping CPUs: plan '$planned', record '$recorded', status '$shown', status -j '$shown_j'"
 echo "housekeeping CPUs $shown in plan, record and status"
+# what calvin exec runs is housekeeping too, off the VNF's core
+ran=$($CALVIN exec $C server -- sed -n 's/^Cpus_allowed_list:\s*//p' /proc/self/status)
+[ "$ran" = "$recorded" ] || fail "calvin exec ran its command on CPUs '$ran', not housekeeping's '$recorded'"
 held=$(sed -n 's/^vnf fwd-u \([0-9]*\) .*/\1/p' "/run/calvin/$C.plan")
 [ -n "$held" ] || fail "no line for fwd-u in the record"
 # the VNF owns its core: it busy-polls

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* calvin exec CHAIN NODE -- CMD [ARG...]: run a command inside a node, e.g.
- * a user's own MEC server in place of the echo. */
+ * a user's own MEC server in place of the echo. The command runs on the
+ * chain's housekeeping CPUs, as the probe does: an application left on the
+ * core of a VNF polling at real-time priority waits for that VNF to sleep
+ * (tens of ms under load), and the chain's latency would be its own. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "backend.h"
+#include "chain/chain.h"
 #include "commands.h"
 #include "util.h"
 
@@ -39,6 +43,7 @@ static int exec_spec(const struct cmd_args *a, struct calvin_chain_spec *spec)
 	}
 	/* the command's output is its own: what calvin printed goes first */
 	fflush(stdout);
+	chain_pin_housekeeping(spec);
 	return backend_of(spec)->node_exec(spec, node, a->tail);
 }
 

@@ -40,8 +40,9 @@ void probe_args_apply(const struct calvin_chain_spec *spec, const struct probe_a
 		out->p.size = a->p.size;
 }
 
-/* The probe is housekeeping: keep it off the cores of busy-polling VNFs,
- * where it would wait for the scheduler, not the network. */
+/* The probe, the monitor and what `calvin exec` runs are housekeeping:
+ * keep them off the cores of polling VNFs, where they would wait for the
+ * scheduler, not the network. */
 void chain_pin_housekeeping(const struct calvin_chain_spec *spec)
 {
 	struct calvin_cpumask hk;
@@ -56,7 +57,7 @@ void chain_pin_housekeeping(const struct calvin_chain_spec *spec)
 		if (calvin_cpumask_isset(&hk, c))
 			CPU_SET(c, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
-		calvin_err("cannot pin the probe to its housekeeping CPUs: %s", strerror(errno));
+		calvin_err("cannot pin to the chain's housekeeping CPUs: %s", strerror(errno));
 }
 
 /* The report's members join the command's document (run's and up
