@@ -144,7 +144,9 @@ static const struct calvin_cmd cmds[] = {
 	  .synopsis = "CHAIN NODE -- CMD [ARG...]",
 	  .summary = "run a command inside a node",
 	  .usage = "Run CMD in the network of a node of a deployed chain: probe, a VNF, or the\n"
-		   "server (e.g. your own MEC server). Everything after '--' belongs to CMD.\n" },
+		   "server (e.g. your own MEC server). Everything after '--' belongs to CMD.\n"
+		   "CMD runs on the chain's housekeeping CPUs (where the probe runs), off the\n"
+		   "cores of its VNFs; it may move itself (taskset) where isolation allows.\n" },
 	{ .name = "down",
 	  .run = cmd_down,
 	  .min_args = 0,
