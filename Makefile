@@ -169,8 +169,8 @@ bench-sharing: all
 	bench/sharing.sh
 
 # user VNFs co-located on a core of their own (issue 17): taking turns
-# polling (--wait yield, what calvin plans there, at real-time priority and
-# at nice -20) against waking up, for
+# polling (--wait yield, what calvin plans there; its leave as now and the
+# two it replaced) against waking up, for
 # tactile-crypt and tactile-nc (hold the lock: flock /tmp/calvin-net.lock
 # make bench-coloc)
 bench-coloc: all

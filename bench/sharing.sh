@@ -17,14 +17,16 @@
 # chooses for a core the VNFs share with nothing else of calvin's, taking
 # turns polling and yielding the core on an empty poll (--wait yield, the
 # core's mode "shared" in calvin plan), against waking up, for tactile-crypt
-# and tactile-nc (issue 17), and against yielding under the fair scheduler
-# at nice -20 (yield-fair, what --wait yield did before), and against
-# leaving the core as yielding VNFs did before (yield-socket: 32 us of
-# every 512, until a frame came; now 24 us of every 256 with a thread
-# spinning at SCHED_IDLE), and writes coloc-DATE.md. BENCH_SET=coloc-x and
-# coloc-y are the experiments behind that (how the VNFs leave the core,
-# threaded NAPI on the VNFs' veths, sched_rt_runtime_us -1 while a
-# configuration whose label ends in rtinf runs).
+# and tactile-nc (issue 17), and against leaving the core as yielding VNFs
+# did before: yield-socket (32 us of every 512, until a frame came) and
+# yield-spin (24 us of every 256, all of it, a process spinning at
+# SCHED_IDLE meanwhile); yield now leaves as yield-spin but lets a frame
+# end the leave while the VNF has left enough (--yield-leave early), and
+# writes coloc-DATE.md. BENCH_SET=coloc-x, coloc-y, coloc-z and coloc-e are
+# the experiments behind that (how the VNFs leave the core, threaded NAPI
+# on the VNFs' veths, sched_rt_runtime_us -1 while a configuration whose
+# label ends in rtinf runs, yield-fair: at nice -20 under the fair
+# scheduler, what --wait yield did first).
 # Writes bench/results/sharing-DATE.md and prints it. Needs root; hold the
 # machine's lock: flock /tmp/calvin-net.lock make bench-sharing
 set -u
@@ -57,12 +59,12 @@ TITLE="user VNFs sharing a core"
 if [ "$SET" = coloc ]; then
 	CONFIGS=(
 		"crypt wakeup --wait wakeup"
-		"crypt yield-fair --wait yield --yield-sched normal"
 		"crypt yield-socket --wait yield --yield-leave socket --yield-window 512,32"
+		"crypt yield-spin --wait yield --yield-leave spin"
 		"crypt yield --wait yield"
 		"nc wakeup --wait wakeup"
-		"nc yield-fair --wait yield --yield-sched normal"
 		"nc yield-socket --wait yield --yield-leave socket --yield-window 512,32"
+		"nc yield-spin --wait yield --yield-leave spin"
 		"nc yield --wait yield"
 	)
 	REF=wakeup
@@ -93,6 +95,18 @@ if [ "$SET" = coloc-z ]; then
 	)
 	REF=yield-socket
 	TITLE="user VNFs co-located on a core: leaving 24 us of every 256, with and without spinning"
+fi
+if [ "$SET" = coloc-e ]; then
+	CONFIGS=(
+		"crypt yield --wait yield"
+		"crypt yield-early --wait yield --yield-leave early"
+		"crypt yield-socket --wait yield --yield-leave socket --yield-window 512,32"
+		"nc yield --wait yield"
+		"nc yield-early --wait yield --yield-leave early"
+		"nc yield-socket --wait yield --yield-leave socket --yield-window 512,32"
+	)
+	REF=yield
+	TITLE="user VNFs co-located on a core: a frame may end the leave early (credit of 1/8)"
 fi
 if [ "$SET" = coloc-y ]; then
 	CONFIGS=(
@@ -267,11 +281,11 @@ ratio() { # A B; "-" when either is no number
 		echo "calvin's (\"shared\"): both poll at real-time priority (SCHED_FIFO 1) and hand the"
 		echo "core to each other on every empty poll, so the core is always busy and no normal"
 		echo "task runs there while they do, but for the 24 us of every 256 they leave it (a"
-		echo "thread of theirs spins there at SCHED_IDLE meanwhile, so the vCPU does not halt);"
+		echo "process of each spins there at SCHED_IDLE meanwhile, so the vCPU does not halt);"
+		echo "a frame ends a VNF's leave once it has left at least 7/8 of its leaves on average."
+		echo "yield-spin: the same, but a leave always lasts its 24 us (the default until now)."
 		echo "yield-socket: as they did before, leaving 32 us of every 512 until a frame came."
-		echo "yield-fair: the same at nice -20 under the fair scheduler, where each"
-		echo "sched_yield() forfeits the rest of the yielder's slice, so other tasks on the core"
-		echo "run whole slices ahead of the VNFs. wakeup: what it chooses beside housekeeping."
+		echo "wakeup: what it chooses beside housekeeping."
 	else
 		echo "Two user VNFs on dedicated cores need 3 CPUs (one for housekeeping): with $(nproc) CPUs"
 		echo "only fwd (one user VNF) runs on a core of its own; its busy row is calvin's default"

@@ -2,10 +2,11 @@
 # How co-located user VNFs leave their core (--wait yield, "shared" in
 # calvin plan): each runs, beside its polling thread at SCHED_FIFO 1, one
 # process of its own (calvin-vnf --spin-for) pinned to the same core at
-# SCHED_IDLE that spins while they leave it (--yield-leave spin, the
-# default), so the core's vCPU does not halt in those pieces; with
+# SCHED_IDLE that spins while they leave it (--yield-leave early, the
+# default, and spin), so the core's vCPU does not halt in those pieces; with
 # --yield-leave socket it has none; calvin down leaves no such process
-# behind. No latency assertions: make bench-coloc measures that.
+# behind. No latency assertions: make bench-coloc measures that (and
+# tests/unit/guest/test_wakeup.c what early owes the core).
 . "$(dirname "$0")/lib.sh"
 require_root
 require_netns_xdp

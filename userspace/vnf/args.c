@@ -90,7 +90,7 @@ void vnf_usage(FILE *out)
 {
 	fprintf(out, "usage: " VNF_PROG " --chain CHAIN --name VNF --vnf-id N --lcore CPU|any"
 		     " [--wait busy|wakeup|yield|loop] [--yield-sched fifo|normal]"
-		      " [--yield-leave spin|timer|socket] [--yield-window 256,24]"
+		     " [--yield-leave spin|early|timer|socket] [--yield-window 256,24]"
 		     " [--burst 1] [--pmd af_xdp|af_packet] --west IFNAME [--east IFNAME]"
 		     " [--west-peer MAC] [--east-peer MAC] --probe-port PORT"
 		     " [--transform forward|echo|nc-encode|nc-decode|encrypt|decrypt]"
@@ -113,8 +113,10 @@ void vnf_usage(FILE *out)
 		     " (fifo, the default) or at nice -20 under the fair scheduler (normal);"
 		     " at real-time priority it leaves the core LEAVE us of every PERIOD us"
 		     " (--yield-window PERIOD,LEAVE), sleeping all of that time with a process"
-		     " spinning on the core at SCHED_IDLE meanwhile (spin, the default), the"
-		     " same without it (timer), or until a frame comes (socket)\n"
+		     " spinning on the core at SCHED_IDLE meanwhile (spin), the"
+		     " same but a frame ends the leave once the VNF has left the core at least"
+		     " 7/8 of LEAVE per PERIOD on average (early, the default); all of it without"
+		     " the spinning process (timer); or until a frame comes (socket)\n"
 		     "  --ring: descriptors per rx and tx queue (a power of two, 64..4096);"
 		     " --busy-budget: af_xdp's preferred busy polling, frames per busy poll"
 		     " (0: off; the PMD's own default is 64)\n");
@@ -379,10 +381,12 @@ static int parse_one(int opt, const char *arg, struct vnf_config *cfg)
 			cfg->leave = VNF_LEAVE_TIMER;
 		else if (!strcmp(arg, "spin"))
 			cfg->leave = VNF_LEAVE_SPIN;
+		else if (!strcmp(arg, "early"))
+			cfg->leave = VNF_LEAVE_EARLY;
 		else if (!strcmp(arg, "socket"))
 			cfg->leave = VNF_LEAVE_SOCKET;
 		else
-			return bad_arg("yield-leave", arg, "expected timer, spin or socket");
+			return bad_arg("yield-leave", arg, "expected spin, early, timer or socket");
 		return 0;
 	case OPT_YIELD_WINDOW:
 		return parse_window(arg, cfg);
@@ -472,7 +476,7 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 	cfg->mem_mb = 64;
 	cfg->ready_fd = -1;
 	cfg->keys_fd = -1;
-	cfg->leave = VNF_LEAVE_SPIN;
+	cfg->leave = VNF_LEAVE_EARLY;
 	cfg->yield_period_us = VNF_YIELD_PERIOD_US;
 	cfg->yield_leave_us = VNF_YIELD_LEAVE_US;
 	cfg->transform = vnf_transform_find("forward");

@@ -72,9 +72,10 @@ struct vnf_transform;
 #define VNF_YIELD_LEAVE_US 24
 
 /* --yield-leave: sleep all of the leave (timer), the same with a process at
- * SCHED_IDLE spinning on the core meanwhile (spin), or until a frame comes
- * (socket) */
-enum vnf_leave { VNF_LEAVE_TIMER, VNF_LEAVE_SPIN, VNF_LEAVE_SOCKET };
+ * SCHED_IDLE spinning on the core meanwhile (spin), spin but let a frame end
+ * the leave once the VNF has left enough of the core (early), or until a
+ * frame comes (socket) */
+enum vnf_leave { VNF_LEAVE_TIMER, VNF_LEAVE_SPIN, VNF_LEAVE_EARLY, VNF_LEAVE_SOCKET };
 
 struct vnf_config {
 	const char *chain;

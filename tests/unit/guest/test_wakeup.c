@@ -75,6 +75,41 @@ static void test_timeout(void **unused)
 	assert_true(ts.tv_sec == 0 && ts.tv_nsec == 999);
 }
 
+/* A leave a frame may end early: what it pauses first, and the credit. */
+static void test_leave_early(void **unused)
+{
+	const uint64_t piece = 24000; /* ns */
+	int64_t credit = 0;
+	uint64_t left = 0;
+	int i;
+
+	/* no credit: 7/8 of the piece (21 us) before a frame may end it */
+	assert_int_equal(calvin_leave_pause(0, piece), 21000);
+	/* a full piece earns 1/8 of it */
+	assert_int_equal(calvin_leave_credit(0, piece, piece, piece), 3000);
+	/* with credit the pause shrinks, and is never negative or over the piece */
+	assert_int_equal(calvin_leave_pause(3000, piece), 18000);
+	assert_int_equal(calvin_leave_pause(21000, piece), 0);
+	assert_int_equal(calvin_leave_pause(96000, piece), 0);
+	assert_int_equal(calvin_leave_pause(-50000, piece), piece);
+	/* a piece cut short spends credit; the credit has a cap of four pieces */
+	assert_int_equal(calvin_leave_credit(21000, piece, 0, piece), 0);
+	assert_int_equal(calvin_leave_credit(96000, piece, piece, piece), 96000);
+	/* late for the piece: only what is left of it is owed */
+	assert_int_equal(calvin_leave_pause(0, 8000), 7000);
+
+	/* a frame in every piece, as early as allowed: over many pieces the VNF
+	 * still leaves at least 7/8 of what it planned */
+	for (i = 0; i < 1000; i++) {
+		uint64_t l = calvin_leave_pause(credit, piece);
+
+		credit = calvin_leave_credit(credit, piece, l, piece);
+		left += l;
+		assert_true(credit >= 0);
+	}
+	assert_true(left * 8 >= 7 * 1000 * piece);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -82,6 +117,7 @@ int main(void)
 	    cmocka_unit_test(test_rule),
 	    cmocka_unit_test(test_fd_new),
 	    cmocka_unit_test(test_timeout),
+	    cmocka_unit_test(test_leave_early),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

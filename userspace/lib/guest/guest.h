@@ -138,6 +138,19 @@ int calvin_fd_new(const int *before, unsigned int nb, const int *after, unsigned
  * passed, or NULL: wait without a timeout. */
 struct timespec *calvin_wait_timeout(uint64_t now, uint64_t deadline, struct timespec *ts);
 
+/* A leave that a frame may end early (calvin-vnf --yield-leave early):
+ * co-located VNFs at real-time priority leave their core for a piece of
+ * every period; ending pieces early on frames must not take from the
+ * normal tasks on the core what the kernel keeps for them, or it takes 50
+ * ms at once. Each VNF owes 7/8 of every piece it plans to leave; credit
+ * is what it left beyond that so far (ns; it starts at 0), capped at four
+ * pieces. The first part of a piece of planned ns, the returned pause, no
+ * frame may end; the rest a frame may. */
+uint64_t calvin_leave_pause(int64_t credit, uint64_t planned);
+/* The credit after a piece of planned ns that lasted left ns; piece: the
+ * full piece (--yield-window's LEAVE), for the cap. */
+int64_t calvin_leave_credit(int64_t credit, uint64_t planned, uint64_t left, uint64_t piece);
+
 /* ==== vnf_stats.c ==== */
 
 /* A user VNF's counters as its DPDK telemetry socket answers the command

@@ -72,3 +72,25 @@ struct timespec *calvin_wait_timeout(uint64_t now, uint64_t deadline, struct tim
 	ts->tv_nsec = (long)(left % 1000000000ULL);
 	return ts;
 }
+
+static int64_t leave_owed(uint64_t planned)
+{
+	return (int64_t)(planned - planned / 8);
+}
+
+uint64_t calvin_leave_pause(int64_t credit, uint64_t planned)
+{
+	int64_t owed = leave_owed(planned);
+
+	if (credit >= owed)
+		return 0;
+	return (uint64_t)(owed - credit) < planned ? (uint64_t)(owed - credit) : planned;
+}
+
+int64_t calvin_leave_credit(int64_t credit, uint64_t planned, uint64_t left, uint64_t piece)
+{
+	int64_t cap = 4 * (int64_t)piece;
+
+	credit += (int64_t)left - leave_owed(planned);
+	return credit > cap ? cap : credit;
+}
