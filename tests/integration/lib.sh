@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 CALVIN=${CALVIN:-build/calvin}
 TMP=$(mktemp -d /tmp/calvin-test.XXXXXX)
 
-skip() { echo "$*"; exit 77; }
+skip() { echo "$*"; rmdir "$TMP" 2>/dev/null; exit 77; } # TMP only if still empty
 fail() { echo "FAIL: $*"; exit 1; }
 
 # The CPUs this test may use: calvin plans with the affinity it inherits.
