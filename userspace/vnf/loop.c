@@ -180,30 +180,6 @@ static uint64_t next_leave(uint64_t now, uint64_t period)
 	return (now / period + 1) * period;
 }
 
-/* A core shared with other VNFs and nothing else: poll, and on an empty
- * poll hand the core to a neighbour (sched_yield() returns at once when
- * none waits). Neighbours take turns a poll at a time, not a scheduler
- * slice or a wake-up at a time: no frame waits for the kernel to wake
- * its VNF, but in the pieces of time they leave the core together: a frame
- * that comes then waits for the piece to end (with --yield-leave socket it
- * woke its VNF at once, but on a halted vCPU, which took tens of
- * microseconds to wake: that set the p99, 75 us for tactile-crypt on a
- * quiet machine; spin keeps the vCPU awake meanwhile). The core is busy
- * but for those pieces. Under a flood a poll is never empty, so it also yields every few turns with
- * frames: yielding only when idle, the decryptor of tactile-crypt opened
- * 22% of what the encryptor sealed.
- *
- * They poll at real-time priority (vnf_wait_init()), all alike: under the
- * fair scheduler (EEVDF, Linux 6.6 on) sched_yield() forfeits the rest of
- * the yielder's slice, so a VNF yielding on every empty poll runs ahead of
- * any other task on its core in virtual time and waits behind it for whole
- * slices (measured at load 13: the builds of others ran 2.6 ms at a time
- * on the VNFs' core at nice -20, p50 RTT 3.9 ms). Among SCHED_FIFO tasks of
- * one priority sched_yield() only moves the caller behind its equals, and
- * no normal task runs while one of them is runnable, but in the pieces they
- * leave (measured: p99 75 us in every round; 30 us on a quiet core at nice
- * -20, 7.9 ms in a round with other work on it). w NULL: at nice -20
- * under the fair scheduler (--yield-sched normal), which needs no pieces. */
 /* --yield-leave early: a leave a frame may end, but only once this VNF has
  * left the core 7/8 of each piece on average (calvin_leave_pause()): then
  * each of two VNFs on a core takes back at most 1/8 of the piece (3 us of
@@ -228,6 +204,31 @@ static void leave_early(struct vnf_wait *w, uint64_t now, uint64_t until, uint64
 	*credit = calvin_leave_credit(*credit, planned, vnf_now_ns() - now, away);
 }
 
+/* A core shared with other VNFs and nothing else: poll, and on an empty
+ * poll hand the core to a neighbour (sched_yield() returns at once when
+ * none waits). Neighbours take turns a poll at a time, not a scheduler
+ * slice or a wake-up at a time: no frame waits for the kernel to wake
+ * its VNF, but in the pieces of time they leave the core together: a frame
+ * that comes then waits for the piece to end (with --yield-leave socket it
+ * woke its VNF at once, but on a halted vCPU, which took tens of
+ * microseconds to wake: that set the p99, 75 us for tactile-crypt on a
+ * quiet machine; spin keeps the vCPU awake meanwhile, and early, the
+ * default, lets a frame end the piece while leave_early()'s credit allows). The core is busy
+ * but for those pieces. Under a flood a poll is never empty, so it also yields every few turns with
+ * frames: yielding only when idle, the decryptor of tactile-crypt opened
+ * 22% of what the encryptor sealed.
+ *
+ * They poll at real-time priority (vnf_wait_init()), all alike: under the
+ * fair scheduler (EEVDF, Linux 6.6 on) sched_yield() forfeits the rest of
+ * the yielder's slice, so a VNF yielding on every empty poll runs ahead of
+ * any other task on its core in virtual time and waits behind it for whole
+ * slices (measured at load 13: the builds of others ran 2.6 ms at a time
+ * on the VNFs' core at nice -20, p50 RTT 3.9 ms). Among SCHED_FIFO tasks of
+ * one priority sched_yield() only moves the caller behind its equals, and
+ * no normal task runs while one of them is runnable, but in the pieces they
+ * leave (measured: p99 75 us in every round; 30 us on a quiet core at nice
+ * -20, 7.9 ms in a round with other work on it). w NULL: at nice -20
+ * under the fair scheduler (--yield-sched normal), which needs no pieces. */
 static void loop_shared(const struct poller *p, unsigned int n, struct vnf_wait *w, bool yield)
 {
 	const struct vnf_config *cfg = &p->vnf->cfg;
