@@ -198,7 +198,7 @@ tp_t=$(f "$(us "$(tp_row 'dpdk-testpmd: mac' 5)")" testpmd "$TP")
 tp_r=$(f "$(tp_row 'calvin-vnf forward, as' 7)" testpmd "$TP")
 # the wait mode's cell whole: "yield" is not "yield-fair"
 co() { f "$(pick $CO "\$2 ~ /$1/ && trim(\$3) == \"$2\"" 5)" coloc "$CO"; }
-co_cy=$(co crypt yield) co_cw=$(co crypt wakeup) co_ny=$(co nc yield) co_nw=$(co nc wakeup)
+co_cy=$(co crypt loop) co_cw=$(co crypt wakeup) co_ny=$(co nc loop) co_nw=$(co nc wakeup)
 vx=$(f "$(cell $V xdp 3)" vm-links "$V") vb=$(f "$(cell $V bridge 3)" vm-links "$V")
 fv() { f "$1" vm-pinning "$VP"; }
 vp_s=$(fv "$(us "$(cell $VP 'shared, stress' 6)")") vp_p=$(fv "$(us "$(cell $VP 'pinned, stress' 6)")")
@@ -278,7 +278,7 @@ supervision() {
 	echo "| worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated | $wk_p / $wk_i | 104 vanilla, 48 PREEMPT_RT, 12 with isolation (arXiv 2412.18104) | $wk_s (shared) | $(ratio $wk_i $wk_s) (isolated) | $(link 'bench wakeup' wakeup/report.md) |"
 	echo "| RTT p99 through one user VNF (forward, af_xdp, burst 1), sockperf, median of rounds (us) | $tp_c | - | $tp_t (dpdk-testpmd on the same ports and CPU) | $tp_r (median of the rounds' ratios) | $(link 'bench-testpmd' testpmd.md) |"
 	echo "| RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us) | $sh_w | - | $sh_b (busy-polling) | $(ratio "$sh_w" "$sh_b") | $(link 'bench-sharing' sharing.md) |"
-	echo "| RTT p99 of two user VNFs co-located on a core, taking turns (yield): tactile-crypt / tactile-nc (us) | $co_cy / $co_ny | - | $co_cw / $co_nw (waking up) | $(ratio "$co_cy" "$co_cw") / $(ratio "$co_ny" "$co_nw") | $(link 'bench-coloc' coloc.md) |"
+	echo "| RTT p99 of two user VNFs co-located on a core, one loop: tactile-crypt / tactile-nc (us) | $co_cy / $co_ny | - | $co_cw / $co_nw (waking up) | $(ratio "$co_cy" "$co_cw") / $(ratio "$co_ny" "$co_nw") | $(link 'bench-coloc' coloc.md) |"
 	echo "| chain RTT median with the VNFs in VMs$vm_note (us) | $vx (calvin's XDP links) | 320 | $vb (Linux bridges) | $(ratio $vx $vb) | $(link 'bench-vm-links' vm-links.md) |"
 	echo "| chain RTT p99 with the VNFs in VMs, under stress-ng$vp_note (us): pinned / isolated | $vp_p / $vp_i | - | $vp_s (shared) | $(ratio $vp_p $vp_s) / $(ratio $vp_i $vp_s) | $(link 'bench pinning, VMs' vm-pinning/report.md) |"
 	echo
@@ -310,7 +310,7 @@ supervision() {
 	echo "- $(link 'bench-monitor' monitor.md): the chain's RTT with calvin monitor at 10/s and 100/s against none"
 	echo "- $(link 'bench-heal' heal.md): SIGKILL of each user VNF kind to healed (a target of its own: make bench-heal)"
 	echo "- $(link 'bench-soak' soak.md): the supervisor's and the monitor's RSS and CPU over 30 minutes (make bench-soak)"
-	echo "- $(link 'bench-coloc' coloc.md): user VNFs co-located on a core, taking turns (yield, the planner's \"shared\") against waking up"
+	echo "- $(link 'bench-coloc' coloc.md): user VNFs co-located on a core, one loop (the planner's \"shared loop\") against taking turns (yield) and waking up"
 	echo "- $(link 'bench-vm-links' vm-links.md): the links between VNF VMs, calvin's XDP link program against a bridge"
 	echo "- $(link 'calvin bench pinning, VMs' vm-pinning/report.md): the same with the VNFs in VMs (chains/tactile-fwd-vm.yaml), with the other guest kernel and host links"
 	echo "- $(link 'calvin bench baseline' baseline/report.md): the chain against the conventional stack (RTT, sockperf), with CDF and box plots"

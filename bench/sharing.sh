@@ -14,15 +14,17 @@
 # calvin (which runs the calvin-vnf beside itself), so the chains deploy
 # exactly as `calvin up` deploys them otherwise.
 # BENCH_SET=coloc (make bench-coloc) measures instead what the planner
-# chooses for a core the VNFs share with nothing else of calvin's, taking
-# turns polling and yielding the core on an empty poll (--wait yield, the
-# core's mode "shared" in calvin plan), against waking up, for tactile-crypt
-# and tactile-nc (issue 17), and against leaving the core as yielding VNFs
-# did before: yield-socket (32 us of every 512, until a frame came) and
-# yield-spin (24 us of every 256, all of it, a process spinning at
-# SCHED_IDLE meanwhile); yield now leaves as yield-spin but lets a frame
-# end the leave while the VNF has left enough (--yield-leave early), and
-# writes coloc-DATE.md. BENCH_SET=coloc-x, coloc-y, coloc-z and coloc-e are
+# chooses for a core the VNFs share with nothing else of calvin's: one
+# process polling both VNFs in one loop (loop: --wait loop, "shared loop" in
+# calvin plan, the default), against a process each taking turns and
+# yielding the core on an empty poll (yield: shared-core: yield, "shared"),
+# against waking up, for tactile-crypt and tactile-nc (issue 17), and
+# against how yielding VNFs left the core before (yield-socket: 32 us of
+# every 512, until a frame came); yield and loop leave it 24 us of every
+# 256 (a process spinning at SCHED_IDLE meanwhile) unless a frame ends the
+# leave while the VNF has left enough (--yield-leave early); writes
+# coloc-DATE.md. Every label but loop* runs with shared-core: yield (a
+# process per VNF, as the wrapper's arguments need). BENCH_SET=coloc-x, coloc-y, coloc-z and coloc-e are
 # the experiments behind that (how the VNFs leave the core, threaded NAPI
 # on the VNFs' veths, sched_rt_runtime_us -1 while a configuration whose
 # label ends in rtinf runs, yield-fair: at nice -20 under the fair
@@ -60,15 +62,14 @@ if [ "$SET" = coloc ]; then
 	CONFIGS=(
 		"crypt wakeup --wait wakeup"
 		"crypt yield-socket --wait yield --yield-leave socket --yield-window 512,32"
-		"crypt yield-spin --wait yield --yield-leave spin"
 		"crypt yield --wait yield"
+		"crypt loop"
 		"nc wakeup --wait wakeup"
-		"nc yield-socket --wait yield --yield-leave socket --yield-window 512,32"
-		"nc yield-spin --wait yield --yield-leave spin"
 		"nc yield --wait yield"
+		"nc loop"
 	)
 	REF=wakeup
-	TITLE="user VNFs co-located on a core, waking up against taking turns (yield)"
+	TITLE="user VNFs co-located on a core: one loop, taking turns (yield), waking up"
 fi
 if [ "$SET" = coloc-x ]; then
 	CONFIGS=(
@@ -162,6 +163,8 @@ one() { # CHAIN LABEL ARGS...
 	local chain=$1 label=$2 name=bs-$1 t0 t1 t2 s0 s1 c0 c1
 	shift 2
 	bench_spec "chains/tactile-$chain.yaml" "$name"
+	# a process per VNF, whose command line the wrapper's arguments end
+	case "$label" in loop*) ;; *) sed -i 's/^shared-core: .*/shared-core: yield/' "$BENCH_SPEC" ;; esac
 	if ! CALVIN_BENCH_VNF_ARGS="$*" "$TMP/lib/calvin" up "$BENCH_SPEC" \
 		>/dev/null 2>"$TMP/err"; then
 		bench_failed "$chain-$label" "calvin up failed: $(tail -n 1 "$TMP/err")"
@@ -277,14 +280,16 @@ ratio() { # A B; "-" when either is no number
 	echo "own share it is other load, which shares the core by time slices with a busy-poller"
 	echo "and is preempted by a waking VNF, which runs at real-time priority)."
 	if [ "$SET" != sharing ]; then
-		echo "yield: what calvin plan chooses for a core its VNFs share with nothing else of"
-		echo "calvin's (\"shared\"): both poll at real-time priority (SCHED_FIFO 1) and hand the"
-		echo "core to each other on every empty poll, so the core is always busy and no normal"
-		echo "task runs there while they do, but for the 24 us of every 256 they leave it (a"
-		echo "process of each spins there at SCHED_IDLE meanwhile, so the vCPU does not halt);"
-		echo "a frame ends a VNF's leave once it has left at least 7/8 of its leaves on average."
-		echo "yield-spin: the same, but a leave always lasts its 24 us (the default until now)."
-		echo "yield-socket: as they did before, leaving 32 us of every 512 until a frame came."
+		echo "loop: what calvin plan chooses for a core a chain's VNFs share with nothing else"
+		echo "of calvin's (\"shared loop\", shared-core: loop): one calvin-vnf process runs both"
+		echo "VNFs, polling each one's ports in turn at real-time priority (SCHED_FIFO 1), so no"
+		echo "frame waits for the kernel to switch from one VNF to the other; the core is busy"
+		echo "but for the 24 us of every 256 it leaves (a process spins there at SCHED_IDLE"
+		echo "meanwhile, so the vCPU does not halt; a frame ends the leave once the loop has left"
+		echo "at least 7/8 of its leaves on average)."
+		echo "yield: shared-core: yield (\"shared\"): a process each, both at SCHED_FIFO 1, handing"
+		echo "the core to each other on every empty poll, leaving it as the loop does."
+		echo "yield-socket: as yielding VNFs left it before, 32 us of every 512 until a frame came."
 		echo "wakeup: what it chooses beside housekeeping."
 	else
 		echo "Two user VNFs on dedicated cores need 3 CPUs (one for housekeeping): with $(nproc) CPUs"

@@ -8,7 +8,9 @@ sup_pid() { pgrep -f "calvin supervise $1\$"; }
 # process's leader turns zombie while its other threads still exit and
 # still hold its files, so "not alive" does not mean its locks are free.
 alive() { [ -e /proc/$1 ] && ! grep -q '^[0-9]* (.*) Z' /proc/$1/stat 2>/dev/null; }
-vnf_pid() { pgrep -f "calvin-vnf --chain $1 --name $2 "; }
+# the process that runs VNF NAME: its own, or the loop of its core (where
+# the VNF's command line follows another's, after --next)
+vnf_pid() { pgrep -f "calvin-vnf (.* --next )?--chain $1 --name $2 "; }
 
 # A member of one VNF in supervisor.json.
 sup_vnf() { # CHAIN VNF KEY

@@ -76,8 +76,10 @@ cat >"$R/coloc.md" <<'MD'
 | chain | VNFs wait | RTT p50 us | p99 us |
 | crypt | wakeup | 77.7 | 342.4 |
 | crypt | yield | 18.2 | 83.9 |
+| crypt | loop | 14.1 | 61.5 |
 | nc | wakeup | 109.4 | 375.7 |
 | nc | yield | 17.4 | 223.6 |
+| nc | loop | 15.0 | 201.2 |
 MD
 cat >"$R/kernel.md" <<'MD'
 | **median per CPU-s** | **1720138** | **919089** | **2175660** | **1.87** |
@@ -140,7 +142,7 @@ row "chain RTT p99 under stress-ng (us): pinned / isolated" "4060 / 24.7 | - | 4
 row "wake-up latency p99 under stress-ng (cyclictest, us): pinned / isolated" "3 / 1 | - | 1 (shared) | 3.00 / 1.00"
 row "worst wake-up latency under stress-ng (cyclictest, us): pinned / isolated" "804 / 39"
 row "RTT p99 of two user VNFs sharing a core, tactile-crypt, waking up (us)" "77.8 | - | 14469.7 (busy-polling) | 0.0054"
-row "RTT p99 of two user VNFs co-located on a core, taking turns (yield): tactile-crypt / tactile-nc (us)" "83.9 / 223.6 | - | 342.4 / 375.7 (waking up) | 0.25 / 0.60"
+row "RTT p99 of two user VNFs co-located on a core, one loop: tactile-crypt / tactile-nc (us)" "61.5 / 201.2 | - | 342.4 / 375.7 (waking up) | 0.18 / 0.54"
 row "chain RTT p99 with the VNFs in VMs, under stress-ng, emulated: TCG (us): pinned / isolated" "500 / 250 | - | 1000 (shared) | 0.50 / 0.25"
 row "kernel hop, packets per CPU-second, all on one core" "1720138 (XDP forward) | - | 919089 (Linux ip_forward) | 1.87"
 row "chain RTT median with the VNFs in VMs, emulated: TCG (us)" "463.5 (calvin's XDP links) | 320 | 476.8 (Linux bridges) | 0.97"

@@ -96,9 +96,8 @@ rnd1=$(cat /run/calvin/$C.d/deploy-random)
 key_hex=$(grep -v '^#' "$KEY")
 for pid in $(pgrep -f "calvin-vnf --chain $C "); do
 	cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline")
-	case "$cmd" in
-	*--transform\ encrypt* | *--transform\ decrypt*) crypt_vnfs=$((${crypt_vnfs:-0} + 1)) ;;
-	esac
+	# a process may run several VNFs of a core (one loop, --next)
+	crypt_vnfs=$((${crypt_vnfs:-0} + $(echo "$cmd" | grep -Eo -- '--transform (en|de)crypt' | wc -l)))
 	case "$cmd" in
 	*"$rnd1"* | *"$key_hex"* | *"$KEY"* | *--key-file* | *--deploy-random*)
 		fail "key material on a VNF's command line: $cmd" ;;

@@ -15,6 +15,9 @@ N=t-supn
 SPEC=$(spec_copy chains/tactile-crypt.yaml $C)
 NSPEC=$(spec_copy chains/tactile-nc.yaml $N)
 sed -i 's/^    loss: 5%/    loss: 0%/' "$NSPEC" # every probe back, but for the fault's
+# a process per VNF, so that one end of a pair dies alone (test_coloc
+# kills the loop that runs both)
+sed -i 's/^shared-core: .*/shared-core: yield/' "$SPEC" "$NSPEC"
 trap 'cleanup_chain $C; cleanup_chain $N; rm -rf "$TMP"' EXIT
 $CALVIN keygen "$TMP/tactile-crypt.key" >/dev/null || fail "keygen failed"
 

@@ -7,7 +7,9 @@
 # hop records in order, each VNF answers for its own counters on the
 # telemetry socket (/calvin/stats,NAME), and after SIGTERM no XDP program
 # is left on either VNF's interfaces. Bad group command lines fail with
-# one line and exit 2. (calvin up does not start such a process yet.)
+# one line and exit 2. (calvin up starts such a process itself, by
+# default: test_coloc; this chain asks for a process each, shared-core:
+# yield, and the test joins them by hand.)
 . "$(dirname "$0")/lib.sh"
 require_root
 require_netns_xdp
@@ -22,6 +24,7 @@ name: $C
 budget: 350us
 placement: pinned
 allow-sharing: true
+shared-core: yield
 backend: netns
 vnfs:
   - name: fa

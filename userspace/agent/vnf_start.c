@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/close_range.h>
 
@@ -15,24 +16,29 @@
 /* In the child: wait for the parent's go (it has journalled our PID by
  * then), let the caller place us, exec. EOF on the pipe means the parent
  * died before it could journal us: leave without a trace. */
-static void child(const struct vnf_start *s, int go, int ready)
+static void child(const struct vnf_start *s, int go, const int *ready, unsigned int n)
 {
-	struct calvin_vnf_argv *a = s->argv;
+	char **argv = s->n ? s->group_argv : s->argv->argv;
+	unsigned int k;
 	char c;
 
 	if (read(go, &c, 1) != 1)
 		_exit(1);
 	if (s->child && s->child(s->ctx))
 		_exit(1);
-	snprintf(a->ready_fd, sizeof(a->ready_fd), "%d", ready);
-	/* Only the ready fd and the keys go on: a lock whoever ran us holds
+	for (k = 0; k < n; k++)
+		snprintf(s->n ? s->ready_slot[k] : s->argv->ready_fd, sizeof(s->argv->ready_fd),
+			 "%d", ready[k]);
+	/* Only the ready fds and the keys go on: a lock whoever ran us holds
 	 * (flock(1) passes its fd on) must not live as long as the VNF. */
 	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-	fcntl(ready, F_SETFD, 0);
-	if (s->keys_fd >= 0)
-		fcntl(s->keys_fd, F_SETFD, 0);
-	execv(a->argv[0], a->argv);
-	fprintf(stderr, "%s: cannot run %s: %s\n", s->prog, a->argv[0], strerror(errno));
+	for (k = 0; k < n; k++) {
+		fcntl(ready[k], F_SETFD, 0);
+		if (s->n ? s->keys_fds[k] >= 0 : s->keys_fd >= 0)
+			fcntl(s->n ? s->keys_fds[k] : s->keys_fd, F_SETFD, 0);
+	}
+	execv(argv[0], argv);
+	fprintf(stderr, "%s: cannot run %s: %s\n", s->prog, argv[0], strerror(errno));
 	_exit(127);
 }
 
@@ -56,17 +62,34 @@ static int wait_ready(int fd, unsigned int timeout_ms, int pmd[CALVIN_READY_SIDE
 	return calvin_ready_parse(buf, pmd);
 }
 
+static int ms_left(const struct timespec *end)
+{
+	struct timespec now;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (end->tv_sec - now.tv_sec) * 1000LL + (end->tv_nsec - now.tv_nsec) / 1000000;
+	return ms < 0 ? 0 : (int)ms;
+}
+
 int vnf_start(const struct vnf_start *s, pid_t *pid, int pmd[CALVIN_READY_SIDES])
 {
-	int go[2], ready[2], err;
+	unsigned int n = s->n ? s->n : 1, k, opened = 0;
+	int go[2], ready[VNF_START_GROUP_MAX][2], theirs[VNF_START_GROUP_MAX], err = 0;
+	struct timespec end;
 
 	*pid = 0;
+	if (n > VNF_START_GROUP_MAX)
+		return -E2BIG;
 	if (pipe2(go, O_CLOEXEC) < 0)
 		return -errno;
-	if (pipe2(ready, O_CLOEXEC) < 0) {
-		err = -errno;
-		goto close_go;
-	}
+	for (; opened < n; opened++)
+		if (pipe2(ready[opened], O_CLOEXEC) < 0) {
+			err = -errno;
+			goto close_ready;
+		}
+	for (k = 0; k < n; k++)
+		theirs[k] = ready[k][1];
 	*pid = fork();
 	if (*pid < 0) {
 		err = -errno;
@@ -75,12 +98,16 @@ int vnf_start(const struct vnf_start *s, pid_t *pid, int pmd[CALVIN_READY_SIDES]
 	}
 	if (*pid == 0) {
 		close(go[1]);
-		close(ready[0]);
-		child(s, go[0], ready[1]);
+		for (k = 0; k < n; k++)
+			close(ready[k][0]);
+		child(s, go[0], theirs, n);
 	}
 	close(go[0]);
-	close(ready[1]);
-	go[0] = ready[1] = -1;
+	go[0] = -1;
+	for (k = 0; k < n; k++) {
+		close(ready[k][1]);
+		ready[k][1] = -1;
+	}
 	err = s->started ? s->started(s->ctx, *pid) : 0;
 	if (err) {
 		kill(*pid, SIGKILL);
@@ -91,12 +118,25 @@ int vnf_start(const struct vnf_start *s, pid_t *pid, int pmd[CALVIN_READY_SIDES]
 		err = -errno;
 		goto close_ready;
 	}
-	err = wait_ready(ready[0], s->ready_timeout_ms, pmd);
+	/* one deadline for them all: the VNFs of a group set up together */
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += s->ready_timeout_ms / 1000;
+	end.tv_nsec += (long)(s->ready_timeout_ms % 1000) * 1000000;
+	if (end.tv_nsec >= 1000000000) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000;
+	}
+	for (k = 0; !err && k < n; k++)
+		err = wait_ready(ready[k][0], (unsigned int)ms_left(&end),
+				 s->n ? s->group_pmd[k] : pmd);
+	if (!err && s->n && pmd)
+		memcpy(pmd, s->group_pmd[0], sizeof(s->group_pmd[0]));
 close_ready:
-	close(ready[0]);
-	if (ready[1] >= 0)
-		close(ready[1]);
-close_go:
+	for (k = 0; k < opened; k++) {
+		close(ready[k][0]);
+		if (ready[k][1] >= 0)
+			close(ready[k][1]);
+	}
 	if (go[0] >= 0)
 		close(go[0]);
 	close(go[1]);

@@ -9,12 +9,25 @@
 
 #include "guest/guest.h"
 
+/* VNFs one calvin-vnf process may run (--wait loop; its VNF_GROUP_MAX) */
+#define VNF_START_GROUP_MAX 8
+
 struct vnf_start {
 	const char *prog; /* who says "cannot run" in the child's log: "calvin" */
 	/* built with a slot for --ready-fd (site.ready_fd = 0): the child
 	 * writes its end of the ready pipe there */
 	struct calvin_vnf_argv *argv;
 	int keys_fd; /* inherited by calvin-vnf (--keys-fd); -1: none */
+	/* Several VNFs in one process (--wait loop, joined by --next): n > 0
+	 * runs group_argv instead of argv, with a ready pipe per VNF, its
+	 * --ready-fd value written to ready_slot[k] (12 bytes each) and its
+	 * keys in keys_fds[k] (-1: none); group_pmd[k] gets what VNF k's
+	 * ready line says. n 0: the one VNF of argv. */
+	unsigned int n;
+	char **group_argv;
+	char *ready_slot[VNF_START_GROUP_MAX];
+	int keys_fds[VNF_START_GROUP_MAX];
+	int (*group_pmd)[CALVIN_READY_SIDES];
 	unsigned int ready_timeout_ms;
 	/* In the child, once the parent said go: enter the node, send the
 	 * output to a log, set the CPUs. Nonzero: the child exits (1). */

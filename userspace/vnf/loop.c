@@ -315,9 +315,10 @@ static void spin_stop(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-/* --wait yield (one VNF, yield) and --wait loop (n VNFs of vnf[], one
- * loop: no neighbour to yield to): pinned (yield_pin), at real-time
- * priority or nice -20. */
+/* --wait yield (one VNF) and --wait loop (n VNFs of vnf[], one loop),
+ * both yielding on an empty poll (a loop to another chain's VNFs on its
+ * core, if any; at once when none waits): pinned (yield_pin), at
+ * real-time priority or nice -20. */
 static void run_shared(const struct poller *p, unsigned int n, struct vnf *vnf, bool yield)
 {
 	struct vnf_wait w;
@@ -375,7 +376,7 @@ int vnf_loop(void *arg)
 	 * nice -20 (the other task runs a tick at a time, as it does beside a
 	 * busy VNF: tactile-fwd's was 3.7 ms then). */
 	if (vnf->cfg.wait == CALVIN_WAIT_LOOP) {
-		run_shared(p, g->n, g->vnf, false);
+		run_shared(p, g->n, g->vnf, true);
 		return 0;
 	}
 	if (vnf->cfg.wait == CALVIN_WAIT_BUSY) {

@@ -88,11 +88,20 @@ static void test_two_cpus(void **unused)
 				 "shared'");
 	s.allow_sharing = true;
 	assert_int_equal(plan_on(NULL), 0);
-	assert_vnf(0, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_YIELD);
-	assert_vnf(1, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_YIELD);
+	/* two of the chain's VNFs on one core: one process polls both */
+	assert_vnf(0, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_LOOP);
+	assert_vnf(1, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_LOOP);
+	assert_int_equal(calvin_plan_loop_leader(&p, 0), 0);
+	assert_int_equal(calvin_plan_loop_leader(&p, 1), 0);
 	assert_string_equal(p.vnf[0].why, "a later VNF shares its core");
 	assert_string_equal(p.vnf[1].why, "no core left to dedicate");
 	assert_list(&p.housekeeping, "0");
+	/* shared-core: yield, a process each taking turns */
+	s.shared_core = CALVIN_SHARED_YIELD;
+	assert_int_equal(plan_on(NULL), 0);
+	assert_vnf(0, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_YIELD);
+	assert_vnf(1, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_YIELD);
+	assert_int_equal(calvin_plan_loop_leader(&p, 1), 1);
 }
 
 /* 8 CPUs, isolcpus=2, two user VNFs: CPU 2 is used, not thrown away. */
@@ -129,10 +138,13 @@ static void test_degradation_order(void **unused)
 	chain(4, 0xf, CALVIN_PLACE_ISOLATED, true);
 	assert_int_equal(plan_on(NULL), 0);
 	/* v2 shares the non-isolated core first, v3 then the isolated one */
-	assert_vnf(0, 2, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NOW, CALVIN_PLAN_WAIT_YIELD);
-	assert_vnf(1, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_YIELD);
-	assert_vnf(2, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_YIELD);
-	assert_vnf(3, 2, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NOW, CALVIN_PLAN_WAIT_YIELD);
+	assert_vnf(0, 2, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NOW, CALVIN_PLAN_WAIT_LOOP);
+	assert_vnf(1, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_LOOP);
+	assert_vnf(2, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_LOOP);
+	assert_vnf(3, 2, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NOW, CALVIN_PLAN_WAIT_LOOP);
+	/* a loop per core: v0 runs v3, v1 runs v2 */
+	assert_int_equal(calvin_plan_loop_leader(&p, 3), 0);
+	assert_int_equal(calvin_plan_loop_leader(&p, 2), 1);
 	assert_string_equal(p.vnf[0].why, "a later VNF shares its core");
 	assert_string_equal(p.vnf[1].why,
 			    "no isolated core left (isolated: 2); a later VNF shares its core");
@@ -144,8 +156,8 @@ static void test_degradation_order(void **unused)
 	chain(3, 0x7, CALVIN_PLACE_ISOLATED, true);
 	assert_int_equal(plan_on(NULL), 0);
 	assert_vnf(0, 2, CALVIN_GRANT_ISOLATED, CALVIN_ISOL_NOW, CALVIN_PLAN_WAIT_BUSY);
-	assert_vnf(1, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_YIELD);
-	assert_vnf(2, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_YIELD);
+	assert_vnf(1, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_LOOP);
+	assert_vnf(2, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE, CALVIN_PLAN_WAIT_LOOP);
 	/* no core but housekeeping's: shared with housekeeping */
 	fake_record(&h, "other", "housekeeping 0\nvnf x 1 owns\nvnf y 2 owns isolated\n");
 	chain(1, 0x1, CALVIN_PLACE_ISOLATED, true);
@@ -369,6 +381,7 @@ static void test_max_vnfs_two_cpus(void **unused)
 	fake_host(&h, 2);
 	chain(CALVIN_MAX_VNFS, ~0u, CALVIN_PLACE_PINNED, true);
 	assert_int_equal(plan_on(NULL), 0);
+	/* more than one loop may poll: a process each, taking turns */
 	for (i = 0; i < CALVIN_MAX_VNFS; i++)
 		assert_vnf(i, 1, CALVIN_GRANT_SHARED_CORE, CALVIN_ISOL_NONE,
 			   CALVIN_PLAN_WAIT_YIELD);

@@ -93,11 +93,18 @@ static void test_text_sharing(void **unused)
 	chain(3, 0x7, CALVIN_PLACE_PINNED);
 	show(calvin_plan_print_text);
 	assert_has("  v0               user   cpu 1, shares it with VNFs v1, v2, not isolated, "
-		   "wait yield\n");
+		   "wait loop\n");
 	/* the planner's choice per core, and why */
-	assert_has("cores:\n  cpu 1 (v0, v1, v2): shared: VNFs and nothing else of calvin's; they "
-		   "take turns polling at real-time priority, each yielding the core on an "
-		   "empty poll\n");
+	assert_has("cores:\n  cpu 1 (v0, v1, v2): shared loop: VNFs and nothing else of calvin's;"
+		   " one process polls them all in turn at real-time priority, no switch between"
+		   " them (shared-core: loop)\n");
+	s.shared_core = CALVIN_SHARED_YIELD;
+	show(calvin_plan_print_text);
+	assert_has("  v0               user   cpu 1, shares it with VNFs v1, v2, not isolated, "
+		   "wait yield\n");
+	assert_has("cores:\n  cpu 1 (v0, v1, v2): shared: VNFs and nothing else of calvin's; a "
+		   "process each, taking turns polling at real-time priority, each yielding the "
+		   "core on an empty poll\n");
 	fake_free(&h);
 	fake_host(&h, 1);
 	chain(1, 0x1, CALVIN_PLACE_PINNED);
@@ -187,8 +194,40 @@ static void test_record_roundtrip(void **unused)
 	assert_int_equal(t.holds[i + 1].kind, CALVIN_HOLD_OWNS);
 	assert_false(t.holds[i + 1].isolated);
 	snprintf(path, sizeof(path), "%s/none.plan", h.run_dir);
+	assert_int_equal(calvin_plan_record_places(path, &s, &p), -ENOENT);
 	assert_int_equal(calvin_plan_record_housekeeping(path, &hk), -ENOENT);
 	assert_int_equal(calvin_plan_record_degraded_read(path, NULL, 0), -ENOENT);
+}
+
+/* How each VNF waits is in the record: the supervisor and status find a
+ * loop's process by it, whatever a plan made later would say. */
+static void test_record_places(void **unused)
+{
+	static struct calvin_plan back;
+	char path[PATH_MAX];
+	unsigned int i;
+
+	fake_host(&h, 2);
+	chain(3, 0x7, CALVIN_PLACE_PINNED);
+	record(path, sizeof(path));
+	memset(&back, 0, sizeof(back));
+	assert_int_equal(calvin_plan_record_places(path, &s, &back), 0);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(back.vnf[i].cpu, 1);
+		assert_int_equal(back.vnf[i].wait, CALVIN_PLAN_WAIT_LOOP);
+		assert_int_equal(calvin_plan_loop_leader(&back, i), 0);
+	}
+	/* a process each: every VNF its own leader (the record of the first
+	 * plan goes first: the planner reads it as another chain's) */
+	unlink(path);
+	s.shared_core = CALVIN_SHARED_YIELD;
+	record(path, sizeof(path));
+	memset(&back, 0, sizeof(back));
+	assert_int_equal(calvin_plan_record_places(path, &s, &back), 0);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(back.vnf[i].wait, CALVIN_PLAN_WAIT_YIELD);
+		assert_int_equal(calvin_plan_loop_leader(&back, i), i);
+	}
 }
 
 /* What the plan degraded is in the record, for the reports to say. */
@@ -227,6 +266,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_text_sharing, free_out),
 	    cmocka_unit_test_teardown(test_json, free_out),
 	    cmocka_unit_test_teardown(test_record_roundtrip, free_out),
+	    cmocka_unit_test_teardown(test_record_places, free_out),
 	    cmocka_unit_test_teardown(test_record_degraded, free_out),
 	};
 

@@ -48,7 +48,7 @@ static const struct bad_case bad_cases[] = {
     /* unknown keys, keys that are not words */
     {"unknown_key", HEAD VNFS "colour: red\n", "t.yaml:7:1: ",
      "unknown key 'colour' in the chain; valid keys: name, budget, placement, allow-sharing, "
-     "backend, mode, vnfs, server, probe, realtime, libvirt"},
+     "shared-core, backend, mode, vnfs, server, probe, realtime, libvirt"},
     {"unknown_vnf_key", HEAD VNFS "    speed: 3\n",
      "t.yaml:7:5: ",
      "unknown key 'speed' in forward VNF 1; valid keys: name, kind, space, node, host, burst, pmd"},
@@ -80,6 +80,8 @@ static const struct bad_case bad_cases[] = {
      "t.yaml:6:12: ", "unknown space 'both'; use one of: kernel, user"},
     {"unknown_placement", HEAD "placement: dedicated\n" VNFS,
      "t.yaml:3:12: ", "unknown placement 'dedicated'; use one of: shared, pinned, isolated"},
+    {"unknown_shared_core", HEAD "shared-core: threads\n" VNFS,
+     "t.yaml:3:14: ", "unknown shared-core 'threads'; use one of: loop, yield"},
     {"unknown_backend", HEAD "backend: docker\n" VNFS,
      "t.yaml:3:10: ", "unknown backend 'docker'; use one of: netns, libvirt"},
     {"unknown_pmd", VNF_USER("    pmd: virtio\n"),

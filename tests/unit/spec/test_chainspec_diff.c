@@ -144,6 +144,7 @@ static void test_refused(void **state)
 		{ ACL "probe: {port: 7358}\n", "probe port (deployed: 7357, file: 7358)" },
 		{ ACL "placement: shared\n", "placement (deployed: pinned, file: shared)" },
 		{ ACL "allow-sharing: true\n", "allow-sharing (deployed: false, file: true)" },
+		{ ACL "shared-core: yield\n", "shared-core (deployed: loop, file: yield)" },
 		{ ACL "backend: libvirt\n", "backend (deployed: netns, file: libvirt)" },
 		{ ACL "    burst: 32\n", "burst of VNF fwd-u (deployed: 1, file: 32)" },
 		{ ACL "    pmd: af_packet\n",

@@ -57,11 +57,14 @@ int netns_dpdk_dir(char *out, size_t len, const char *chain, const char *vnf)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* What the child and the parent's hook of vnf_start() need. */
+/* What the child and the parent's hook of vnf_start() need: the VNF, or
+ * the VNFs of one process (m[0] == i). */
 struct vnf_place {
 	struct deploy *d;
 	unsigned int i;
 	const char *log;
+	unsigned int n;
+	unsigned int m[VNF_START_GROUP_MAX];
 };
 
 /* In the child, once journalled: leave the controller's journal and
@@ -89,11 +92,16 @@ static int vnf_started(void *arg, pid_t pid)
 {
 	const struct vnf_place *p = arg;
 	unsigned long long st = proc_start_time(pid);
+	unsigned int k;
 	char ns[128];
-	int err;
+	int err = 0;
 
-	node_netns(ns, sizeof(ns), p->d->spec->name, calvin_vnf_node(&p->d->spec->vnfs[p->i]));
-	err = state_add(p->d->state, ST_PROC, ns, NULL, pid, st);
+	/* each VNF's node names the process that runs it */
+	for (k = 0; !err && k < p->n; k++) {
+		node_netns(ns, sizeof(ns), p->d->spec->name,
+			   calvin_vnf_node(&p->d->spec->vnfs[p->m[k]]));
+		err = state_add(p->d->state, ST_PROC, ns, NULL, pid, st);
+	}
 	if (!err)
 		err = isolation_vnf_start(p->d, p->i, pid);
 	return err;
@@ -168,59 +176,140 @@ static int vnf_keys(struct deploy *d, unsigned int i, uint32_t epoch, int *fd)
 	return 0;
 }
 
+/* The VNFs the process of VNF i runs, i first: i alone, or the chain's
+ * VNFs of its core when the plan polls them in one loop. */
+static unsigned int members(const struct deploy *d, unsigned int i, unsigned int *m)
+{
+	unsigned int j, n = 0;
+
+	m[n++] = i;
+	for (j = i + 1; j < d->spec->nr_vnfs && n < VNF_START_GROUP_MAX; j++)
+		if (j != i && calvin_plan_loop_leader(d->plan, j) == i)
+			m[n++] = j;
+	return n;
+}
+
+/* What each VNF of the process needs before the start: its keys, its
+ * command line, its ports and runtime directory journalled. */
+struct vnf_member {
+	struct calvin_vnf_argv a;
+	char bin[PATH_MAX];
+	char netns[PATH_MAX];
+	int keys_fd;
+};
+
+static int member_prepare(struct deploy *d, unsigned int i, uint32_t epoch, struct vnf_member *m)
+{
+	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
+	char path[PATH_MAX], ns[128];
+	int err;
+
+	err = vnf_keys(d, i, epoch, &m->keys_fd);
+	if (!err)
+		err = vnf_args_fill(d, i, m->keys_fd, &m->a, m->bin, sizeof(m->bin));
+	/* DPDK's af_xdp PMD attaches XDP programs to the node's veths; a VNF
+	 * that is killed leaves them there, so down must detach them */
+	if (!err)
+		err = xdp_intent(d, calvin_vnf_node(v), IF_WEST);
+	if (!err)
+		err = xdp_intent(d, calvin_vnf_node(v), IF_EAST);
+	if (!err)
+		err = netns_dpdk_dir(path, sizeof(path), d->spec->name, v->name);
+	if (!err)
+		err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
+	if (!err)
+		err = node_netns(ns, sizeof(ns), d->spec->name, calvin_vnf_node(v));
+	if (!err)
+		snprintf(m->netns, sizeof(m->netns), "/run/netns/%s", ns);
+	return err;
+}
+
+/* One command line for the VNFs of a loop: each VNF's, with the
+ * namespace of its node (calvin-vnf opens its ports there), joined by
+ * --next. */
+static int group_argv(struct vnf_member *mb, unsigned int n, char **argv, size_t max,
+		      struct vnf_start *start)
+{
+	static char netns_opt[] = "--netns", next[] = "--next";
+	unsigned int k, j, at = 0;
+
+	for (k = 0; k < n; k++) {
+		for (j = k ? 1 : 0; j < mb[k].a.argc; j++) {
+			if (at + 4 >= max)
+				return -E2BIG;
+			argv[at++] = mb[k].a.argv[j];
+		}
+		argv[at++] = netns_opt;
+		argv[at++] = mb[k].netns;
+		if (k + 1 < n)
+			argv[at++] = next;
+		start->ready_slot[k] = mb[k].a.ready_fd;
+		start->keys_fds[k] = mb[k].keys_fd;
+	}
+	argv[at] = NULL;
+	return 0;
+}
+
 int netns_vnf_start(struct deploy *d, unsigned int i, uint32_t epoch)
 {
 	const struct calvin_vnf_spec *v = &d->spec->vnfs[i];
-	char path[PATH_MAX], log[PATH_MAX + 64], why[CALVIN_ESCAPED_LEN(512)], bin[PATH_MAX];
+	static struct vnf_member mb[VNF_START_GROUP_MAX];
+	static char *argv[VNF_START_GROUP_MAX * 72];
+	char path[PATH_MAX], log[PATH_MAX + 64], why[CALVIN_ESCAPED_LEN(512)];
+	int pmd[VNF_START_GROUP_MAX][CALVIN_READY_SIDES];
 	struct vnf_place place = { .d = d, .i = i, .log = log };
-	struct calvin_vnf_argv a;
 	struct vnf_start start = {
 		.prog = "calvin",
-		.argv = &a,
 		.ready_timeout_ms = VNF_READY_TIMEOUT_MS,
 		.child = vnf_child,
 		.started = vnf_started,
 		.ctx = &place,
+		.group_pmd = pmd,
 	};
-	int pmd[CALVIN_READY_SIDES], err;
+	unsigned int k, prepared;
+	int err = 0;
 	pid_t pid;
 
-	err = vnf_keys(d, i, epoch, &start.keys_fd);
-	if (err)
-		return err;
-	err = vnf_args_fill(d, i, start.keys_fd, &a, bin, sizeof(bin));
-	if (err)
-		goto close_keys;
-	/* DPDK's af_xdp PMD attaches XDP programs to the node's veths; a VNF
-	 * that is killed leaves them there, so down must detach them */
-	err = xdp_intent(d, calvin_vnf_node(v), IF_WEST);
-	if (!err)
-		err = xdp_intent(d, calvin_vnf_node(v), IF_EAST);
+	place.n = members(d, i, place.m);
+	for (k = 0; k < place.n; k++)
+		mb[k].keys_fd = -1;
+	for (prepared = 0; !err && prepared < place.n; prepared++)
+		err = member_prepare(d, place.m[prepared], epoch, &mb[prepared]);
 	if (err)
 		goto close_keys;
-	err = netns_dpdk_dir(path, sizeof(path), d->spec->name, v->name);
-	if (!err)
-		err = state_add(d->state, ST_PATH, path, NULL, 0, 0);
-	if (!err)
-		err = state_file(path, sizeof(path), d->spec->name, ".d");
+	start.argv = &mb[0].a;
+	start.keys_fd = mb[0].keys_fd;
+	if (place.n > 1) {
+		start.n = place.n;
+		start.group_argv = argv;
+		err = group_argv(mb, place.n, argv, sizeof(argv) / sizeof(argv[0]), &start);
+		if (err)
+			goto close_keys;
+	}
+	err = state_file(path, sizeof(path), d->spec->name, ".d");
 	if (err)
 		goto close_keys;
 	snprintf(log, sizeof(log), "%s/%s.log", path, v->name);
-	err = vnf_start(&start, &pid, pmd);
+	err = vnf_start(&start, &pid, pmd[0]);
 	if (!err) {
-		err = vnf_ports_finish(d, i, pmd, log);
+		for (k = 0; !err && k < place.n; k++)
+			err = vnf_ports_finish(d, place.m[k], pmd[k], log);
 	} else if (pid && err != -EINTR) {
 		/* Ctrl-C is not the VNF's fault; the rollback stops it */
 		last_line(log, why, sizeof(why));
 		calvin_err("%s: user VNF did not start: %s", v->name, why);
 	}
 close_keys:
-	if (start.keys_fd >= 0)
-		close(start.keys_fd);
+	for (k = 0; k < prepared && k < place.n; k++)
+		if (mb[k].keys_fd >= 0)
+			close(mb[k].keys_fd);
 	return err;
 }
 
 int netns_user_vnf(struct deploy *d, unsigned int i)
 {
+	/* a VNF of a loop starts with the first of its core */
+	if (calvin_plan_loop_leader(d->plan, i) != i)
+		return 0;
 	return netns_vnf_start(d, i, 1);
 }

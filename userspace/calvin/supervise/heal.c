@@ -86,25 +86,30 @@ static int read_line(const char *chain, const char *name, char *out, size_t len)
 	return err;
 }
 
-/* The cores `up` gave each VNF, from the chain's plan record: a plan
- * made now could differ, as other chains came and went. */
+/* The cores `up` gave each VNF and how each waits, from the chain's plan
+ * record: a plan made now could differ, as other chains came and went. A
+ * record without wait lines (an older calvin's) ran a process per VNF. */
 static void plan_cores(struct sup *s)
 {
-	char path[PATH_MAX], line[256], name[CALVIN_NAME_MAX + 1];
+	char path[PATH_MAX];
 	unsigned int i;
-	FILE *f;
-	int cpu;
 
-	if (state_file(path, sizeof(path), s->spec.name, ".plan") || !(f = fopen(path, "re")))
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "vnf %64s %d", name, &cpu) != 2)
-			continue;
-		for (i = 0; i < s->spec.nr_vnfs; i++)
-			if (!strcmp(s->spec.vnfs[i].name, name))
-				s->plan.vnf[i].cpu = cpu;
-	}
-	fclose(f);
+	for (i = 0; i < s->spec.nr_vnfs; i++)
+		if (s->plan.vnf[i].wait == CALVIN_PLAN_WAIT_LOOP)
+			s->plan.vnf[i].wait = CALVIN_PLAN_WAIT_YIELD;
+	if (!state_file(path, sizeof(path), s->spec.name, ".plan"))
+		calvin_plan_record_places(path, &s->spec, &s->plan);
+}
+
+bool sup_same_process(const struct sup *s, unsigned int a, unsigned int b)
+{
+	unsigned int x = s->v[a].idx, y = s->v[b].idx;
+
+	if (a == b)
+		return true;
+	if (s->vms || x == SUP_SERVER || y == SUP_SERVER)
+		return false;
+	return calvin_plan_loop_leader(&s->plan, x) == calvin_plan_loop_leader(&s->plan, y);
 }
 
 static int pidfd_open(pid_t pid)
@@ -284,6 +289,28 @@ static int ports_clear(const struct sup *s, unsigned int idx)
 	return err;
 }
 
+/* A VNF of a loop other than its first: its process was just started
+ * with the first (sup_vnf_start() of it, in chain order); watch it too. */
+static __attribute__((noinline)) int loop_member_attach(struct sup *s, unsigned int k)
+{
+	struct sup_vnf *v = &s->v[k];
+	struct chain_state st;
+	pid_t old = v->pid;
+	int err;
+
+	err = state_open(&st, s->spec.name);
+	if (err)
+		return err;
+	if (!journal_proc(&st, s, v->idx, &v->pid, &v->start) || v->pid == old)
+		err = -ESRCH;
+	state_close(&st, false);
+	if (err)
+		return err;
+	v->child = false; /* the first VNF's start reaps it */
+	v->pidfd = pidfd_open(v->pid);
+	return v->pidfd < 0 ? -errno : 0;
+}
+
 int sup_vnf_start(struct sup *s, unsigned int k, uint32_t epoch)
 {
 	struct sup_vnf *v = &s->v[k];
@@ -294,13 +321,19 @@ int sup_vnf_start(struct sup *s, unsigned int k, uint32_t epoch)
 			    .keys = &s->keys,
 			    .nr_nodes = s->nr_nodes };
 	pid_t old = v->pid;
-	int err;
+	unsigned int j;
+	int err = 0;
 
 	if (v->vm)
 		return sup_vm_start(s, k, epoch);
+	if (calvin_plan_loop_leader(&s->plan, v->idx) != v->idx)
+		return loop_member_attach(s, k);
 	memcpy(d.deploy_random, s->deploy_random, sizeof(d.deploy_random));
 	memcpy(d.nodes, s->nodes, sizeof(d.nodes));
-	err = ports_clear(s, v->idx);
+	/* every VNF the process will run finds its ports bare */
+	for (j = 0; !err && j < s->nr; j++)
+		if (sup_same_process(s, k, j))
+			err = ports_clear(s, s->v[j].idx);
 	if (err)
 		return err;
 	err = state_open(&st, s->spec.name);

@@ -111,8 +111,12 @@ const char *sup_node(const struct sup *s, unsigned int k);
 /* heal.c: the chain's context, and (re)starting one VNF */
 int sup_load(struct sup *s, const char *chain);
 /* Start VNF k under epoch (its pair's keys) with the starter `up` uses;
- * sets pid, start, pidfd. 0 or -errno. */
+ * sets pid, start, pidfd. The first VNF of a loop starts the process of
+ * them all; the others only watch it then (start them after it). 0 or
+ * -errno. */
 int sup_vnf_start(struct sup *s, unsigned int k, uint32_t epoch);
+/* Do s->v[a] and s->v[b] run in one process (a loop of their core)? */
+bool sup_same_process(const struct sup *s, unsigned int a, unsigned int b);
 /* The next epoch, persisted before it is used. 0 or -errno. */
 int sup_epoch_next(struct sup *s, uint32_t *epoch);
 

@@ -114,6 +114,25 @@ static void stop_partner(struct sup *s, unsigned int k)
 	sup_event(s, "vnf-exited", k, "cause", p->last_exit);
 }
 
+/* The other VNFs of k's process (a loop) went with it. */
+static void loop_gone(struct sup *s, unsigned int k)
+{
+	struct sup_vnf *v = &s->v[k], *m;
+	char cause[sizeof(v->last_exit)];
+	unsigned int j;
+
+	snprintf(cause, sizeof(cause), "%s", v->last_exit);
+	for (j = 0; j < s->nr; j++) {
+		m = &s->v[j];
+		if (j == k || !sup_same_process(s, k, j) || m->pidfd < 0)
+			continue;
+		snprintf(m->last_exit, sizeof(m->last_exit), "its loop: %.20s", cause);
+		gone(m);
+		m->due_ms = v->due_ms;
+		sup_event(s, "vnf-exited", j, "cause", m->last_exit);
+	}
+}
+
 /* A VNF's process, or its VM (why: what libvirt says), is gone. */
 static void on_exit_of(struct sup *s, unsigned int k, const char *why)
 {
@@ -126,6 +145,7 @@ static void on_exit_of(struct sup *s, unsigned int k, const char *why)
 	gone(v);
 	v->due_ms = v->down_ms + sup_backoff_ms(s, v, v->down_ms);
 	sup_event(s, "vnf-exited", k, "cause", v->last_exit);
+	loop_gone(s, k);
 	if (v->partner >= 0 && s->v[v->partner].state != SUP_FAILED)
 		stop_partner(s, (unsigned int)v->partner);
 }
@@ -151,29 +171,64 @@ static void chain_failed(struct sup *s, unsigned int k)
 	sup_chain_failed(s, why);
 }
 
-/* Start k (and its pair's other end), or schedule the next try. */
+/* What starts with k: the other end of its pair and the VNFs of its
+ * process (a loop), and theirs, in chain order (as up starts them: the
+ * first of a loop starts its process). Returns how many, k among them. */
+static unsigned int start_set(const struct sup *s, unsigned int k, unsigned int *ks)
+{
+	bool in[CALVIN_MAX_VNFS + 1] = { false };
+	bool grew = true;
+	unsigned int i, j, n = 0;
+	int p;
+
+	in[k] = true;
+	while (grew) {
+		grew = false;
+		for (i = 0; i < s->nr; i++) {
+			if (!in[i])
+				continue;
+			p = s->v[i].partner;
+			if (p >= 0 && !in[p])
+				in[p] = grew = true;
+			for (j = 0; j < s->nr; j++)
+				if (!in[j] && sup_same_process(s, i, j))
+					in[j] = grew = true;
+		}
+	}
+	for (i = 0; i < s->nr; i++)
+		if (in[i])
+			ks[n++] = i;
+	return n;
+}
+
+static bool crypt_kind(const struct sup *s, unsigned int k)
+{
+	return s->v[k].idx != SUP_SERVER && (s->spec.vnfs[s->v[k].idx].kind == CALVIN_VNF_ENCRYPT ||
+					     s->spec.vnfs[s->v[k].idx].kind == CALVIN_VNF_DECRYPT);
+}
+
+/* Start k (and its pair's other end, and the VNFs of its process), or
+ * schedule the next try. */
 static void heal(struct sup *s, unsigned int k)
 {
-	unsigned int ks[2] = { k, 0 }, n = 1, i;
+	unsigned int ks[CALVIN_MAX_VNFS + 1], n, i;
 	uint64_t now = sup_now_ms();
 	struct sup_vnf *v;
 	uint32_t epoch = 0;
+	bool crypt = false;
 	char e[16];
 	int err = 0;
 
-	if (s->v[k].partner >= 0)
-		ks[n++] = (unsigned int)s->v[k].partner;
-	if (n == 2 && ks[1] < ks[0]) /* in chain order, as up starts them */
-		ks[0] = ks[1], ks[1] = k;
+	n = start_set(s, k, ks);
 	for (i = 0; i < n; i++)
 		if (sup_worn_out(s, &s->v[ks[i]], now)) {
-			give_up(s, ks[0]);
-			if (n == 2)
-				give_up(s, ks[1]);
+			for (i = 0; i < n; i++)
+				give_up(s, ks[i]);
 			return;
 		}
-	if (s->v[k].idx != SUP_SERVER && (s->spec.vnfs[s->v[k].idx].kind == CALVIN_VNF_ENCRYPT ||
-					  s->spec.vnfs[s->v[k].idx].kind == CALVIN_VNF_DECRYPT))
+	for (i = 0; i < n; i++)
+		crypt |= crypt_kind(s, ks[i]);
+	if (crypt)
 		err = sup_epoch_next(s, &epoch);
 	for (i = 0; !err && i < n; i++) {
 		v = &s->v[ks[i]];

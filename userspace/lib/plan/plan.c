@@ -216,6 +216,30 @@ static enum calvin_plan_wait wait_of(const struct calvin_vnf_place *v)
 	return CALVIN_PLAN_WAIT_WAKEUP;
 }
 
+/* VNFs of the chain that take turns on a core with nothing else of
+ * calvin's poll it from one process when there are two or more of them
+ * and the chain does not ask otherwise (shared-core): each VNF in a node
+ * of its own on this host (netns), not each in a VM, and no more than
+ * one process may run. A VNF alone of its chain on a core shared with
+ * another chain's VNFs keeps yielding. */
+static void loop_groups(const struct calvin_chain_spec *spec, struct calvin_plan *p)
+{
+	unsigned int i, j, n;
+
+	if (spec->shared_core != CALVIN_SHARED_LOOP || spec->backend != CALVIN_BACKEND_NETNS)
+		return;
+	for (i = 0; i < p->nr_vnfs; i++) {
+		if (p->vnf[i].wait != CALVIN_PLAN_WAIT_YIELD || p->vnf[i].host)
+			continue;
+		for (n = 0, j = 0; j < p->nr_vnfs; j++)
+			n += (p->vnf[j].wait == CALVIN_PLAN_WAIT_YIELD ||
+			      p->vnf[j].wait == CALVIN_PLAN_WAIT_LOOP) &&
+			     p->vnf[j].cpu == p->vnf[i].cpu && !p->vnf[j].host;
+		if (n > 1 && n <= CALVIN_PLAN_LOOP_MAX)
+			p->vnf[i].wait = CALVIN_PLAN_WAIT_LOOP;
+	}
+}
+
 /* Housekeeping: every core it may use once the VNFs are placed. */
 static void finish(struct planner *pl)
 {
@@ -234,6 +258,7 @@ static void finish(struct planner *pl)
 		v->wait = wait_of(v);
 		p->nr_degraded += v->granted > v->asked;
 	}
+	loop_groups(pl->spec, p);
 }
 
 /* The plan of the VNFs on one host (host: see calvin_plan_host_of()); the

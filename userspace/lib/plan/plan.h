@@ -200,7 +200,12 @@ enum calvin_plan_wait {
 	CALVIN_PLAN_WAIT_BUSY,
 	CALVIN_PLAN_WAIT_WAKEUP, /* sleeps in the kernel until packets come */
 	CALVIN_PLAN_WAIT_YIELD,	 /* polls, yielding to its core's other VNFs when idle */
+	CALVIN_PLAN_WAIT_LOOP,	 /* one process polls the chain's VNFs of its core in turn */
 };
+
+/* VNFs one loop may poll (calvin-vnf's VNF_GROUP_MAX); more of a chain on
+ * one core take turns, a process each. */
+#define CALVIN_PLAN_LOOP_MAX 8
 
 #define CALVIN_WHY_MAX 160
 
@@ -268,6 +273,8 @@ const char *calvin_hold_kind_name(enum calvin_hold_kind k);
  *   isolate [CPULIST]            (cores to isolate at run time, if any)
  *   vnf NAME CPU owns|shares|housekeeping [isolated]
  *   degraded NAME ASKED GRANTED WHY...   (a VNF granted less than it asked)
+ *   wait NAME busy|wakeup|yield|loop     (how a user VNF waits; loop: the
+ *                                         chain's VNFs of its CPU, one process)
  *
  * Lines starting with '#' and unknown words are skipped, so a newer calvin
  * can add lines an older one reads past. */
@@ -295,6 +302,15 @@ int calvin_plan_record_degraded(const char *line, struct calvin_degraded *d);
 
 /* "fwd-u asked isolated, got shared-core: no core left to dedicate" */
 void calvin_degraded_text(const struct calvin_degraded *d, char *buf, size_t len);
+
+/* Each VNF's cpu and wait as the record at path has them, into p (spec's
+ * VNFs by name; what the record does not name is left). 0 or -errno. */
+int calvin_plan_record_places(const char *path, const struct calvin_chain_spec *spec,
+			      struct calvin_plan *p);
+
+/* The VNF whose process runs VNF i: the first of the chain with wait
+ * loop on i's CPU (one process polls them all), else i itself. */
+unsigned int calvin_plan_loop_leader(const struct calvin_plan *p, unsigned int i);
 
 /* ---- printing ---- */
 

@@ -164,9 +164,12 @@ static void print_host_text(FILE *f, const struct calvin_topology *t)
 /* What a core's user VNFs do, and why: the plan's wait, per core. */
 static const char *const core_modes[] = {
 	[CALVIN_PLAN_WAIT_BUSY] = "busy: one VNF owns it and polls without pause",
-	[CALVIN_PLAN_WAIT_YIELD] = "shared: VNFs and nothing else of calvin's; they take turns"
-				   " polling at real-time priority, each yielding the core on"
-				   " an empty poll",
+	[CALVIN_PLAN_WAIT_YIELD] = "shared: VNFs and nothing else of calvin's; a process each,"
+				   " taking turns polling at real-time priority, each yielding"
+				   " the core on an empty poll",
+	[CALVIN_PLAN_WAIT_LOOP] = "shared loop: VNFs and nothing else of calvin's; one process"
+				  " polls them all in turn at real-time priority, no switch"
+				  " between them (shared-core: loop)",
 	[CALVIN_PLAN_WAIT_WAKEUP] = "wake-up: the VNFs share it with other work (housekeeping),"
 				    " so they sleep until a frame wakes them",
 };

@@ -22,6 +22,7 @@ static const char *const wait_words[] = {
 	[CALVIN_PLAN_WAIT_BUSY] = "busy",
 	[CALVIN_PLAN_WAIT_WAKEUP] = "wakeup",
 	[CALVIN_PLAN_WAIT_YIELD] = "yield",
+	[CALVIN_PLAN_WAIT_LOOP] = "loop",
 };
 static const char *const hold_words[] = {
     [CALVIN_HOLD_OWNS] = "owns",
@@ -82,6 +83,11 @@ void calvin_plan_record_write(FILE *f, const struct calvin_chain_spec *spec,
 		fprintf(f, "vnf %s %d %s%s\n", spec->vnfs[i].name, v->cpu,
 			calvin_hold_kind_name(hold_kind(v)),
 			v->isolation != CALVIN_ISOL_NONE ? " isolated" : "");
+	}
+	for (i = 0; i < p->nr_vnfs && i < spec->nr_vnfs; i++) {
+		v = &p->vnf[i];
+		if (v->wait != CALVIN_PLAN_WAIT_NONE && !v->host)
+			fprintf(f, "wait %s %s\n", spec->vnfs[i].name, calvin_plan_wait_name(v->wait));
 	}
 	for (i = 0; i < p->nr_vnfs && i < spec->nr_vnfs; i++) {
 		v = &p->vnf[i];
@@ -179,4 +185,57 @@ int calvin_plan_record_line(const char *line, struct calvin_cpumask *hk, struct 
 			*hk = s;
 	}
 	return 0;
+}
+
+/* "wait NAME WORD" into p->vnf[] of spec's VNF NAME; "vnf NAME CPU ..."
+ * into its cpu. Other lines, and names not in spec, are left. */
+static void record_place(const char *line, const struct calvin_chain_spec *spec,
+			 struct calvin_plan *p)
+{
+	char word[16], name[CALVIN_NAME_MAX + 1], what[16];
+	unsigned int i, w;
+	int cpu;
+
+	if (sscanf(line, " %15s %24s %15s", word, name, what) != 3)
+		return;
+	for (i = 0; i < spec->nr_vnfs && strcmp(spec->vnfs[i].name, name); i++)
+		;
+	if (i == spec->nr_vnfs)
+		return;
+	if (!strcmp(word, "vnf") && sscanf(what, "%d", &cpu) == 1) {
+		p->vnf[i].cpu = cpu;
+		return;
+	}
+	if (strcmp(word, "wait"))
+		return;
+	for (w = CALVIN_PLAN_WAIT_BUSY; w < sizeof(wait_words) / sizeof(wait_words[0]); w++)
+		if (wait_words[w] && !strcmp(what, wait_words[w]))
+			p->vnf[i].wait = (enum calvin_plan_wait)w;
+}
+
+int calvin_plan_record_places(const char *path, const struct calvin_chain_spec *spec,
+			      struct calvin_plan *p)
+{
+	char line[512];
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		record_place(line, spec, p);
+	fclose(f);
+	return 0;
+}
+
+unsigned int calvin_plan_loop_leader(const struct calvin_plan *p, unsigned int i)
+{
+	unsigned int j;
+
+	if (p->vnf[i].wait != CALVIN_PLAN_WAIT_LOOP)
+		return i;
+	for (j = 0; j < i; j++)
+		if (p->vnf[j].wait == CALVIN_PLAN_WAIT_LOOP && p->vnf[j].cpu == p->vnf[i].cpu &&
+		    p->vnf[j].host == p->vnf[i].host)
+			return j;
+	return i;
 }

@@ -182,6 +182,10 @@ static bool chain_same(const struct calvin_chain_spec *a, const struct calvin_ch
 	else if (a->allow_sharing != b->allow_sharing)
 		REFUSE(d, "allow-sharing (deployed: %s, file: %s)",
 		       a->allow_sharing ? "true" : "false", b->allow_sharing ? "true" : "false");
+	else if (a->shared_core != b->shared_core)
+		REFUSE(d, "shared-core (deployed: %s, file: %s)",
+		       calvin_shared_core_name(a->shared_core),
+		       calvin_shared_core_name(b->shared_core));
 	else if (a->probe.port != b->probe.port)
 		REFUSE(d, "probe port (deployed: %u, file: %u)", a->probe.port, b->probe.port);
 	else if (strcmp(a->server.name, b->server.name))

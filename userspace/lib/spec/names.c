@@ -25,6 +25,9 @@ const char *const calvin_backend_words[] = {
 const char *const calvin_chain_mode_words[] = {
 	[CALVIN_MODE_LATENCY] = "latency", [CALVIN_MODE_THROUGHPUT] = "throughput", NULL
 };
+const char *const calvin_shared_core_words[] = {
+	[CALVIN_SHARED_LOOP] = "loop", [CALVIN_SHARED_YIELD] = "yield", NULL
+};
 const char *const calvin_pmd_words[] = {
     [CALVIN_PMD_AF_XDP] = "af_xdp", [CALVIN_PMD_AF_PACKET] = "af_packet", NULL};
 const char *const calvin_server_kind_words[] = {[CALVIN_SERVER_ECHO] = "echo",
@@ -109,6 +112,11 @@ const char *calvin_backend_name(enum calvin_backend b)
 const char *calvin_chain_mode_name(enum calvin_chain_mode m)
 {
 	return word_of(calvin_chain_mode_words, m);
+}
+
+const char *calvin_shared_core_name(enum calvin_shared_core c)
+{
+	return word_of(calvin_shared_core_words, c);
 }
 
 const char *calvin_chain_mode_text(const struct calvin_chain_spec *spec)

@@ -69,6 +69,16 @@ enum calvin_chain_mode {
 	CALVIN_MODE_THROUGHPUT,
 };
 
+/* How user VNFs of the chain that share a core with nothing else of
+ * calvin's poll it (the planner's "shared" cores, netns backend): one
+ * process polling them all in turn, run to completion (loop, the
+ * default), or a process each, taking turns (yield: a VNF that crashes
+ * does not take its neighbours with it). */
+enum calvin_shared_core {
+	CALVIN_SHARED_LOOP,
+	CALVIN_SHARED_YIELD,
+};
+
 enum calvin_pmd {
 	CALVIN_PMD_AF_XDP, /* preferred; falls back to af_packet with a warning */
 	CALVIN_PMD_AF_PACKET,
@@ -410,6 +420,7 @@ struct calvin_chain_spec {
 	uint64_t budget_ns; /* RTT budget of the MEC part */
 	enum calvin_placement placement; /* default pinned */
 	bool allow_sharing; /* a plan that cannot dedicate cores may share them */
+	enum calvin_shared_core shared_core; /* default loop */
 	enum calvin_backend backend; /* default netns */
 	enum calvin_chain_mode mode; /* default latency */
 	struct calvin_pos mode_pos;  /* of the mode value; line 0: not written */
@@ -483,6 +494,7 @@ const char *calvin_space_name(enum calvin_space s);
 const char *calvin_placement_name(enum calvin_placement p);
 const char *calvin_backend_name(enum calvin_backend b);
 const char *calvin_chain_mode_name(enum calvin_chain_mode m);
+const char *calvin_shared_core_name(enum calvin_shared_core c);
 /* What the chain's mode does to its data path, in one phrase. */
 const char *calvin_chain_mode_text(const struct calvin_chain_spec *spec);
 const char *calvin_pmd_name(enum calvin_pmd p);

@@ -21,6 +21,7 @@ extern const char *const calvin_space_words[];
 extern const char *const calvin_placement_words[];
 extern const char *const calvin_backend_words[];
 extern const char *const calvin_chain_mode_words[];
+extern const char *const calvin_shared_core_words[];
 extern const char *const calvin_server_kind_words[];
 extern const char *const calvin_probe_mode_words[];
 extern const char *const calvin_sched_words[];
