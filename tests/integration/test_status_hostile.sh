@@ -23,6 +23,10 @@ SRV=
 PID=
 trap '[ -n "$SRV" ] && kill $SRV; [ -n "$PID" ] && kill -CONT $PID; cleanup_chain $C; rm -rf "$TMP"' EXIT
 SPEC=$(spec_tap chains/tactile-fwd.yaml $C fwd-u)
+# a process each: fwd-u and tap would share one loop on a 2-CPU host,
+# and the point is a VNF that answers beside one that does not
+grep -q '^shared-core:' "$SPEC" && fail "chains/tactile-fwd.yaml sets shared-core now: edit this test"
+echo "shared-core: yield" >>"$SPEC"
 SOCK=/var/run/dpdk/calvin-$C.fwd-u/dpdk_telemetry.v2
 
 $CALVIN up "$SPEC" >/dev/null || fail "up failed"
