@@ -184,7 +184,7 @@ static unsigned int members(const struct deploy *d, unsigned int i, unsigned int
 
 	m[n++] = i;
 	for (j = i + 1; j < d->spec->nr_vnfs && n < VNF_START_GROUP_MAX; j++)
-		if (j != i && calvin_plan_loop_leader(d->plan, j) == i)
+		if (calvin_plan_loop_leader(d->plan, j) == i)
 			m[n++] = j;
 	return n;
 }
