@@ -178,6 +178,11 @@ tcp_l=$(ft "$(cell $T 'conventional stack' 3 6)")
 tcpt=$(ft "$(cell $T 'calvin, mode: throughput (tc, GSO; burst 32)' 3 6)")
 tcpt_s=$(ft "$(cell $T 'conventional stack, offloads of mode: throughput' 3 6)")
 tcpt_d=$(ft "$(cell $T 'conventional stack, default offloads' 3 6)")
+# the same three at the larger mtu bench/all.sh gives (--tput-mtu)
+TPUT_MTU=3400
+tcpm=$(ft "$(cell $T "calvin, mode: throughput (tc, GSO; burst 32), mtu $TPUT_MTU" 3 6)")
+tcpm_s=$(ft "$(cell $T "conventional stack, offloads of mode: throughput, mtu $TPUT_MTU" 3 6)")
+tcpm_d=$(ft "$(cell $T "conventional stack, default offloads, mtu $TPUT_MTU" 3 6)")
 kx=$(f "$(cell $K 'median per CPU-s' 3)" kernel "$K") kl=$(f "$(cell $K 'median per CPU-s' 4)" kernel "$K")
 fp() { f "$1" pinning "$P"; }
 jr_p=$(fp "$(cellx $P 'pinned, stress' 12)") jr_i=$(fp "$(cellx $P 'isolated, stress' 12)")
@@ -271,6 +276,7 @@ supervision() {
 	echo "| throughput-mode (burst 32) no-drop rate, 1400 B (Mbit/s) | $b32 | - | $bl (conventional stack) | $(ratio "$b32" "$bl") | $(link 'bench throughput' throughput/report.md) |"
 	echo "| TCP goodput, iperf3, latency / throughput mode (Gbit/s) | $tcp / $tcp32 | - | $tcp_l (conventional stack) | $(ratio $tcp $tcp_l) / $(ratio $tcp32 $tcp_l) | $(link 'bench throughput' throughput/report.md) |"
 	echo "| TCP goodput, iperf3, mode: throughput (Gbit/s), against the same / default offloads | $tcpt | - | $tcpt_s / $tcpt_d (conventional stack) | $(ratio $tcpt $tcpt_s) / $(ratio $tcpt $tcpt_d) | $(link 'bench throughput' throughput/report.md) |"
+	echo "| TCP goodput, iperf3, mode: throughput at mtu $TPUT_MTU, every stack (Gbit/s), against the same / default offloads | $tcpm | - | $tcpm_s / $tcpm_d (conventional stack) | $(ratio $tcpm $tcpm_s) / $(ratio $tcpm $tcpm_d) | $(link 'bench throughput' throughput/report.md) |"
 	echo "| kernel hop, packets per CPU-second, all on one core | $kx (XDP forward) | - | $kl (Linux ip_forward) | $(ratio $kx $kl) | $(link 'bench-kernel' kernel.md) |"
 	echo "| RTT jitter (p99-p50) reduction against shared placement, under stress-ng: pinned / isolated | $jr_p / $jr_i | up to 40% less variability from CPU affinity (Ocampo et al. 2024) | shared placement | - | $(link 'bench pinning' pinning/report.md) |"
 	echo "| chain RTT p99 under stress-ng (us): pinned / isolated | $p99_p / $p99_i | - | $p99_s (shared) | $(ratio $p99_p $p99_s) / $(ratio $p99_i $p99_s) | $(link 'bench pinning' pinning/report.md) |"

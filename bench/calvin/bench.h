@@ -130,6 +130,7 @@ struct bench {
 	unsigned int rounds, count;
 	double seconds;		   /* -t */
 	unsigned int tool_seconds; /* -t for tools that count whole seconds: at least 1 */
+	unsigned int tput_mtu;	   /* --tput-mtu (throughput); 0: not given */
 	struct bench_journal journal;
 	bool progress; /* a terminal: show where the run is */
 	bool emulated; /* VMs under TCG */

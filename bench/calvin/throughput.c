@@ -35,7 +35,7 @@
 
 static const unsigned int sizes[] = { 64, 1400 };
 #define NR_SIZES (sizeof(sizes) / sizeof(sizes[0]))
-#define MAX_STACKS 6
+#define MAX_STACKS 9
 
 struct stack {
 	const char *key, *label;
@@ -43,6 +43,8 @@ struct stack {
 	int mode;	    /* enum calvin_chain_mode of its spec */
 	bool default_offloads; /* the conventional stack with Linux's */
 	bool tcp_only;	       /* no no-drop-rate search */
+	unsigned int mtu;      /* the chain's mtu for it; 0: the file's */
+	char label_buf[CALVIN_BENCH_LABEL_MAX];
 	struct calvin_chain_spec spec;
 };
 
@@ -50,6 +52,7 @@ struct tput {
 	struct stack st[MAX_STACKS];
 	unsigned int nr_stacks, nr_ndr;	   /* the first nr_ndr have NDR rows */
 	int tput, tput_same, tput_default; /* mode: throughput's rows; -1: none */
+	int big, big_same, big_default;	   /* the same at --tput-mtu; -1: none */
 	struct calvin_stack_plan sp;
 	char ports[32];
 	struct calvin_bench_ndr rows[MAX_STACKS * NR_SIZES];
@@ -279,10 +282,36 @@ static struct stack *stack_add(struct tput *x, const char *key, const char *labe
 	return st;
 }
 
+/* mode: throughput's three at mtu (every link of both stacks): their
+ * keys and labels say so. */
+static void stacks_mtu(struct tput *x, unsigned int mtu, bool user)
+{
+	static const char *const keys[] = { "calvin-tput-mtu", "linux-tput-mtu",
+					    "linux-default-mtu" };
+	static const char *const labels[] = { "calvin, mode: throughput (tc, GSO; burst 32)",
+					      "conventional stack, offloads of mode: throughput",
+					      "conventional stack, default offloads" };
+	unsigned int i;
+
+	x->big = (int)x->nr_stacks;
+	x->big_same = x->big + 1;
+	x->big_default = x->big + 2;
+	for (i = 0; i < 3; i++) {
+		struct stack *st = &x->st[x->nr_stacks];
+
+		snprintf(st->label_buf, sizeof(st->label_buf), "%s, mtu %u", labels[i], mtu);
+		stack_add(x, keys[i], st->label_buf, i ? 0 : user ? 32 : 1, CALVIN_MODE_THROUGHPUT,
+			  i ? -1 : x->big_same);
+		st->mtu = mtu;
+		st->default_offloads = i == 2;
+	}
+}
+
 /* calvin-b1, calvin-b32 and linux with their NDR searches, then the
  * TCP-only ones: calvin-tput against linux-tput (the same offloads) and
- * linux-default. */
-static void stacks_choose(const struct calvin_chain_spec *spec, struct tput *x)
+ * linux-default; the same three again at mtu, if given. */
+static void stacks_choose(const struct calvin_chain_spec *spec, unsigned int mtu,
+			  struct tput *x)
 {
 	bool user = has_user_vnf(spec);
 	int linux_k = user ? 2 : 1;
@@ -295,6 +324,7 @@ static void stacks_choose(const struct calvin_chain_spec *spec, struct tput *x)
 			  CALVIN_MODE_LATENCY, linux_k);
 	stack_add(x, "linux", "conventional stack", 0, CALVIN_MODE_LATENCY, -1);
 	x->tput = x->tput_same = x->tput_default = -1;
+	x->big = x->big_same = x->big_default = -1;
 	if (!tc_capable(spec))
 		return;
 	x->tput = (int)x->nr_stacks;
@@ -307,6 +337,8 @@ static void stacks_choose(const struct calvin_chain_spec *spec, struct tput *x)
 	stack_add(x, "linux-default", "conventional stack, default offloads", 0,
 		  CALVIN_MODE_THROUGHPUT, -1)
 	    ->default_offloads = true;
+	if (mtu)
+		stacks_mtu(x, mtu, user);
 }
 
 static int stacks(struct bench *b, struct tput *x)
@@ -315,10 +347,11 @@ static int stacks(struct bench *b, struct tput *x)
 	unsigned int k, s;
 	int rc;
 
-	stacks_choose(&b->spec, x);
+	stacks_choose(&b->spec, b->tput_mtu, x);
 	for (k = 0; k < x->nr_stacks; k++) {
 		o.burst = x->st[k].burst ? x->st[k].burst : 1;
 		o.mode = x->st[k].mode;
+		o.mtu = x->st[k].mtu;
 		rc = bench_variant(b, x->st[k].key, &o, &x->st[k].spec);
 		if (rc)
 			return rc;
@@ -410,6 +443,14 @@ static void write_md(struct bench *b, FILE *f, bool pictures)
 		      f);
 		calvin_bench_tcp_verdict(f, x->tcp, (size_t)x->tput, (size_t)x->tput_same,
 					 (size_t)x->tput_default);
+	}
+	if (x->big >= 0) {
+		fprintf(f,
+			"\nThe same at mtu %u (`--tput-mtu`: every link of all three stacks, the "
+			"conventional ones' too; links between VNFs %u):\n\n",
+			x->st[x->big].mtu, x->st[x->big].mtu + CALVIN_INNER_MTU_EXTRA);
+		calvin_bench_tcp_verdict(f, x->tcp, (size_t)x->big, (size_t)x->big_same,
+					 (size_t)x->big_default);
 	}
 	fputc('\n', f);
 	if (pictures) {

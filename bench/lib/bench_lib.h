@@ -508,12 +508,13 @@ struct calvin_spec_override {
 	int links;	    /* enum calvin_vm_links; -1: as the file says */
 	const char *image;  /* libvirt image directory; NULL: as the file says */
 	int mode;	    /* enum calvin_chain_mode; -1: as the file says */
+	unsigned int mtu;   /* the chain's mtu; 0: as the file says */
 };
 
 /* An override that changes nothing. */
 #define CALVIN_SPEC_OVERRIDE_NONE                                                                  \
 	{                                                                                          \
-		.placement = -1, .burst = 0, .links = -1, .image = NULL, .mode = -1                \
+		.placement = -1, .burst = 0, .links = -1, .image = NULL, .mode = -1, .mtu = 0      \
 	}
 
 /* The text (len bytes) spec was parsed from, with o applied: *out is

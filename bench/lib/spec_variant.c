@@ -34,6 +34,7 @@ struct frame {
 #define SEEN_IMAGE 8u
 #define SEEN_LIBVIRT 16u
 #define SEEN_MODE 32u
+#define SEEN_MTU 64u
 
 struct variant {
 	const struct calvin_chain_spec *spec;
@@ -44,6 +45,7 @@ struct variant {
 	char *buf;
 	size_t len, cap;
 	char burst[16];
+	char mtu[16];
 };
 
 static int out_write(void *data, unsigned char *bytes, size_t size)
@@ -102,6 +104,10 @@ static const char *replacement(struct variant *v, struct frame *f, const char *k
 		f->seen |= SEEN_MODE;
 		return calvin_chain_mode_name(o->mode);
 	}
+	if (f->kind == FR_ROOT && !strcmp(key, "mtu") && o->mtu) {
+		f->seen |= SEEN_MTU;
+		return v->mtu;
+	}
 	if (f->kind == FR_VNF && !strcmp(key, "burst") && o->burst && user_vnf(v, f)) {
 		f->seen |= SEEN_BURST;
 		return v->burst;
@@ -146,6 +152,8 @@ static int add_missing(struct variant *v, struct frame *f)
 		err = emit_pair(v, "placement", calvin_placement_name(v->o->placement));
 	if (!err && v->o->mode >= 0 && !(f->seen & SEEN_MODE))
 		err = emit_pair(v, "mode", calvin_chain_mode_name(v->o->mode));
+	if (!err && v->o->mtu && !(f->seen & SEEN_MTU))
+		err = emit_pair(v, "mtu", v->mtu);
 	if (err || (f->seen & SEEN_LIBVIRT) || (v->o->links < 0 && !v->o->image))
 		return err;
 	err = emit_scalar(v, "libvirt");
@@ -302,6 +310,7 @@ int calvin_spec_variant(const char *text, size_t len, const struct calvin_chain_
 	v->o = o;
 	v->depth = -1;
 	snprintf(v->burst, sizeof(v->burst), "%u", o->burst);
+	snprintf(v->mtu, sizeof(v->mtu), "%u", o->mtu);
 	yaml_emitter_set_output(&v->em, out_write, v);
 	yaml_emitter_set_width(&v->em, -1);
 	yaml_emitter_set_unicode(&v->em, 1);

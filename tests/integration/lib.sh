@@ -185,6 +185,21 @@ node_mac() { # CHAIN NODE IFNAME
 	ip -n "calvin-$1.$2" -o link show "$3" | grep -o 'link/ether [0-9a-f:]*' | cut -d' ' -f2
 }
 
+# The MTU of a node's interface.
+link_mtu() { # CHAIN NODE IFNAME
+	ip -n "calvin-$1.$2" -o link show "$3" | grep -o 'mtu [0-9]*' | cut -d' ' -f2
+}
+
+# Each NODE/IFNAME/MTU given has that MTU.
+assert_link_mtus() { # CHAIN NODE/IFNAME/MTU...
+	local c=$1 l got
+	shift
+	for l; do
+		got=$(link_mtu "$c" "${l%%/*}" "$(echo "$l" | cut -d/ -f2)")
+		[ "$got" = "${l##*/}" ] || fail "link ${l%/*}: mtu '$got', want ${l##*/}"
+	done
+}
+
 # A string of one user VNF from `calvin -j status`, e.g. its west_pmd.
 vnf_str() { # CHAIN VNF KEY
 	$CALVIN -j status "$1" | sed 's/{"name":/\n&/g' | grep "^{\"name\":\"$2\"" |

@@ -42,6 +42,7 @@ while read -r line; do
 			-e 's/\[--allow-remote\]/--allow-remote/; s/\[--rate N\]/--rate 10/; s/\[--window S\]/--window 10/' \
 			-e "s|\\[--raw FILE\\]|--raw $TMP/raw|; s|\\[-o DIR\\]|-o $TMP/o|; s|CHAIN.yaml|chains/tactile-fwd.yaml|" \
 			-e 's/\[-n ROUNDS\]/-n 1/; s/\[-t SECONDS\]/-t 1/; s/^bench MODE/bench pinning/' \
+			-e 's/\[--tput-mtu N\]/--tput-mtu 3000/' \
 			-e 's/CHAIN | --all/--all/; s/\[CHAIN\]/x-chain/; s/CHAIN/x-chain/' \
 			-e 's/NODE/probe/; s/CMD \[ARG...\]/true/; s/\[COMMAND\]/probe/; s|FILE|'"$TMP/key"'|')
 		# exec: what follows "--" is the command's, --help included

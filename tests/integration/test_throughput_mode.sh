@@ -6,7 +6,9 @@
 # rings of throughput mode (its ring of 512 dropped segments); probes come back with all four hop records in time order (stamped
 # at tc and in the user VNF); and a TCP stream crosses it whole (64 MB,
 # same SHA-256 at both ends; not timed), through the kernel VNF as GSO
-# packets larger than the MTU; down leaves nothing.
+# packets larger than the MTU, and through the user VNF as frames larger
+# than 1514 bytes (the file's mtu: 3400: endpoints' links 3400, links
+# between VNFs 3500, the VNF's mbufs sized to them); down leaves nothing.
 . "$(dirname "$0")/lib.sh"
 require_root
 require_netns_xdp
@@ -22,13 +24,20 @@ expect_bad "^$TMP/bad.yaml:6:7: unknown mode 'fast'; use one of: latency, throug
 	$CALVIN up "$TMP/bad.yaml"
 sed 's/^backend: .*/backend: libvirt/' "$SPEC" >"$TMP/bad.yaml"
 expect_bad "^$TMP/bad.yaml:6:7: mode: throughput needs 'backend: netns'" $CALVIN validate "$TMP/bad.yaml"
+sed 's/^mtu: .*/mtu: 9000/' "$SPEC" >"$TMP/bad.yaml"
+expect_bad "^$TMP/bad.yaml:7:6: mtu 9000 is too large: .*; use at most 3406\$" $CALVIN up "$TMP/bad.yaml"
 assert_clean $C
 
 $CALVIN plan "$SPEC" | grep -q '^mode throughput: kernel VNFs at tc' || fail "plan: no mode line"
+$CALVIN plan "$SPEC" | grep -qx "mtu 3400: the endpoints' links; 3500 between VNFs" ||
+	fail "plan: no mtu line"
 $CALVIN up "$SPEC" 2>"$TMP/up.err" || fail "calvin up failed: $(cat "$TMP/up.err")"
 $CALVIN status $C >"$TMP/status" || fail "calvin status failed"
 grep -q '^  mode throughput: ' "$TMP/status" || fail "status: no mode line: $(cat "$TMP/status")"
 [ "$($CALVIN -j status $C | json_get 0.mode)" = throughput ] || fail "status -j: no mode"
+[ "$($CALVIN -j status $C | json_get 0.mtu)" = 3400 ] || fail "status -j: no mtu 3400"
+assert_link_mtus $C probe/east/3400 fwd-k/west/3400 fwd-k/east/3500 fwd-u/west/3500 fwd-u/east/3400 \
+	server/west/3400
 $CALVIN exec $C fwd-k -- tc filter show dev west ingress | grep -q 'forward_tc' ||
 	fail "fwd-k: no tc program on west"
 ! $CALVIN exec $C fwd-k -- ip link show west | grep -q 'xdp' || fail "fwd-k: XDP on west"
@@ -67,6 +76,7 @@ check_hops "$TMP/raw" 500 "0/0 1/0 1/1 0/1" || fail "raw probe records: $(cat "$
 head -c 64M /dev/urandom >"$TMP/data"
 want=$(sha256sum <"$TMP/data" | cut -d' ' -f1)
 rx0=$(vnf_stat_dir $C fwd-k fwd rx_packets) by0=$(vnf_stat_dir $C fwd-k fwd rx_bytes)
+urx0=$(vnf_stat $C fwd-u west_rx_packets) uby0=$(vnf_stat $C fwd-u west_rx_bytes)
 $CALVIN exec $C server -- $PY -c '
 import hashlib, socket
 s = socket.socket()
@@ -93,6 +103,11 @@ pk=$(($(vnf_stat_dir $C fwd-k fwd rx_packets) - rx0))
 by=$(($(vnf_stat_dir $C fwd-k fwd rx_bytes) - by0))
 [ "$pk" -gt 0 ] && [ $((by / pk)) -gt 1514 ] ||
 	fail "fwd-k saw $pk packets of $by bytes in all: no GSO packet crossed it"
+# the segments cut for the user VNF's port are of the 3500-byte link
+pk=$(($(vnf_stat $C fwd-u west_rx_packets) - urx0))
+by=$(($(vnf_stat $C fwd-u west_rx_bytes) - uby0))
+[ "$pk" -gt 0 ] && [ $((by / pk)) -gt 3000 ] ||
+	fail "fwd-u saw $pk packets of $by bytes in all: not the segments of mtu 3400"
 
 $CALVIN down $C || fail "calvin down failed"
 assert_clean $C

@@ -48,6 +48,7 @@ const struct option bench_options[] = {
 	{ "count", required_argument, NULL, 'c' },
 	{ "time", required_argument, NULL, 't' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "tput-mtu", required_argument, NULL, BENCH_OPT_TPUT_MTU },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -81,12 +82,30 @@ static int parse_seconds(const char *s, double *out)
 	return 0;
 }
 
+static int parse_mtu(const char *s, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || end == s || *s == '-' || v < CALVIN_MTU_MIN || v > CALVIN_MTU_MAX) {
+		calvin_err("option --tput-mtu: '%s' is not an MTU from %u to %u (the chain key "
+			   "mtu's range)",
+			   s, CALVIN_MTU_MIN, CALVIN_MTU_MAX);
+		return CALVIN_EXIT_USAGE;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
 /* Command-line settings of `calvin bench` (0 or NULL: the mode's default). */
 static struct bench_args {
 	unsigned int rounds; /* -n: rounds of every configuration */
 	unsigned int count;  /* -c: probes per configuration and round */
 	double seconds;	     /* -t: seconds of each measurement that runs for a time */
 	const char *outdir;  /* -o: the report directory */
+	unsigned int tput_mtu; /* --tput-mtu: throughput's mode: throughput rows again at it */
 } given;
 
 int bench_option(int c, const char *arg)
@@ -103,6 +122,8 @@ int bench_option(int c, const char *arg)
 	case 'o':
 		a->outdir = arg;
 		return 0;
+	case BENCH_OPT_TPUT_MTU:
+		return parse_mtu(arg, &a->tput_mtu);
 	}
 	return CALVIN_EXIT_USAGE;
 }
@@ -173,6 +194,10 @@ static int setup(struct bench *b, const struct cmd_args *a)
 			   a->arg[1], b->spec.name, b->mode->name);
 		rc = CALVIN_EXIT_USAGE;
 	}
+	if (!rc && o->tput_mtu && strcmp(b->mode->name, "throughput")) {
+		calvin_err("option --tput-mtu applies to calvin bench throughput only");
+		rc = CALVIN_EXIT_USAGE;
+	}
 	if (!rc)
 		rc = need_root("calvin bench");
 	if (!rc)
@@ -201,6 +226,7 @@ static int setup(struct bench *b, const struct cmd_args *a)
 		b->count = o->count ? o->count : b->count / 5;
 	}
 	strftime(date, sizeof(date), "%Y%m%d-%H%M%S", localtime_r(&t, &tm));
+	b->tput_mtu = o->tput_mtu;
 	if (o->outdir)
 		snprintf(b->outdir, sizeof(b->outdir), "%s", o->outdir);
 	else

@@ -51,7 +51,8 @@ int probe_args_option(struct probe_args *a, int c, const char *arg)
 		a->p.mode = CALVIN_PROBE_PINGPONG;
 		return 0;
 	case 's':
-		return parse_uint("-s", arg, CALVIN_TLM_LEN(1), 1472, &a->p.size);
+		return parse_uint("-s", arg, CALVIN_TLM_LEN(1), CALVIN_MTU_MAX - 28,
+				  &a->p.size);
 	case 'R':
 		a->raw = arg;
 		return 0;

@@ -222,7 +222,11 @@ static int chain_status_of(const char *chain, struct json_object *doc,
 	if (!o)
 		printf("chain %s (%s)\n  mode %s: %s\n", chain, spec->path,
 		       calvin_chain_mode_name(spec->mode), calvin_chain_mode_text(spec));
+	if (!o && spec->backend == CALVIN_BACKEND_NETNS && !spec->nr_hosts)
+		printf("  mtu %u: the endpoints' links; %u between VNFs\n", spec->mtu,
+		       calvin_inner_mtu(spec));
 	jw_str(o, "mode", calvin_chain_mode_name(spec->mode));
+	jw_u64(o, "mtu", spec->mtu);
 	placement_notes(chain, o);
 	for (i = 0; i < spec->nr_vnfs; i++)
 		if (spec->vnfs[i].space == CALVIN_KERNEL ? kernel_stats(spec, i, vnfs)

@@ -74,6 +74,8 @@ extern const struct option monitor_options[];
 int monitor_option(int c, const char *arg);
 extern const struct option bench_options[];
 #define BENCH_SHORTOPTS "n:c:t:o:"
+/* bench_options' long-only ones */
+#define BENCH_OPT_TPUT_MTU 256
 int bench_option(int c, const char *arg);
 /* A probe option (probe_options) into a; 0 or an exit code after one line. */
 struct probe_args;

@@ -204,6 +204,12 @@ int check_probe_size(const struct calvin_chain_spec *spec, unsigned int size)
 {
 	unsigned int need = calvin_probe_size_needed(spec);
 
+	if (size + 28 > spec->mtu) {
+		calvin_err("probe size %u (-s) does not fit chain %s's MTU of %u with 28 bytes of "
+			   "IP and UDP headers; give at most %u",
+			   size, spec->name, spec->mtu, spec->mtu - 28);
+		return CALVIN_EXIT_USAGE;
+	}
 	if (size >= need)
 		return 0;
 	calvin_err("probe size %u (-s) is too small for the %u hop records of chain %s's %u "

@@ -177,7 +177,7 @@ static const struct calvin_cmd cmds[] = {
 	  .run = cmd_bench,
 	  .min_args = 2,
 	  .max_args = 2,
-	  .synopsis = "MODE CHAIN.yaml [-n ROUNDS] [-c N] [-t SECONDS] [-o DIR]",
+	  .synopsis = "MODE CHAIN.yaml [-n ROUNDS] [-c N] [-t SECONDS] [-o DIR] [--tput-mtu N]",
 	  .summary = "benchmarks: baseline, pinning, wakeup, throughput",
 	  .usage =
 	      "Deploy the chain in several configurations, in alternating rounds, measure\n"
@@ -202,7 +202,9 @@ static const struct calvin_cmd cmds[] = {
 	      "                    (baseline), cyclictest (wakeup), each trial and iperf3\n"
 	      "                    (throughput); tools that count whole seconds get at least 1\n"
 	      "  -o, --output DIR  the report directory (default bench/results/MODE-CHAIN-DATE),\n"
-	      "                    made (0700) or yours, written by nobody else\n",
+	      "                    made (0700) or yours, written by nobody else\n"
+	      "  --tput-mtu N      throughput: the mode: throughput rows again with the chain's\n"
+	      "                    mtu N (576..3406), in all three stacks\n",
 	  .opts = bench_options,
 	  .shortopts = BENCH_SHORTOPTS,
 	  .opt = bench_option },

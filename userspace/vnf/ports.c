@@ -16,12 +16,15 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <linux/bpf.h> /* XDP_PACKET_HEADROOM */
 
 #include <rte_bus.h>
 #include <rte_cycles.h>
 #include <rte_dev.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_pool_ops.h>
+#include <rte_mempool.h>
 
 #include "vnf.h"
 
@@ -64,6 +67,50 @@ static void bpf_libs_quiet(void)
 	}
 }
 
+/* Data room for the longest frame the links carry (the controller sets
+ * their MTUs before the VNF starts, chain key mtu:). With af_xdp the mbuf's
+ * element is the umem chunk, and the kernel writes a frame
+ * XDP_PACKET_HEADROOM past the mbuf's own headroom in it; a chunk may not
+ * exceed a page, which caps the MTU near 3.5 KB, as an XDP program on a
+ * veth does (3506 on 4 KB pages). DPDK's default room holds 1778 bytes. */
+static unsigned int pool_data_room(const struct vnf *vnf)
+{
+	unsigned int mtu = RTE_MAX(vnf->mtu[VNF_WEST], vnf->mtu[VNF_EAST]);
+	unsigned int room = RTE_PKTMBUF_HEADROOM + XDP_PACKET_HEADROOM + RTE_ETHER_HDR_LEN + mtu;
+
+	return room > RTE_MBUF_DEFAULT_BUF_SIZE ? RTE_ALIGN_CEIL(room, RTE_CACHE_LINE_SIZE)
+						: RTE_MBUF_DEFAULT_BUF_SIZE;
+}
+
+/* rte_pktmbuf_pool_create(), but without the mempool's spreading of
+ * objects over memory channels: it pads an object to an odd number of
+ * cache lines (4096 bytes become 4160), and an af_xdp umem chunk may not
+ * exceed a page. DPDK's default room is 37 cache lines with its headers,
+ * odd already: the same layout either way. */
+static struct rte_mempool *mbuf_pool(const char *name, unsigned int n, uint16_t room)
+{
+	struct rte_pktmbuf_pool_private priv = { .mbuf_data_room_size = room };
+	struct rte_mempool *mp;
+	int err;
+
+	mp = rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + room, VNF_POOL_CACHE,
+				      sizeof(priv), (int)rte_socket_id(), RTE_MEMPOOL_F_NO_SPREAD);
+	if (!mp)
+		return NULL;
+	err = rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL);
+	if (!err) {
+		rte_pktmbuf_pool_init(mp, &priv);
+		err = rte_mempool_populate_default(mp);
+	}
+	if (err < 0) {
+		rte_mempool_free(mp);
+		rte_errno = -err;
+		return NULL;
+	}
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
+}
+
 static int pool_create(struct vnf *vnf)
 {
 	/* every ring full, plus a burst in flight per port */
@@ -74,11 +121,11 @@ static int pool_create(struct vnf *vnf)
 	n = rte_align32pow2(n) - 1; /* the mempool's best size */
 	/* one pool per VNF: a loop's VNFs keep their frames apart */
 	snprintf(name, sizeof(name), "calvin_pool%u", vnf->cfg.index);
-	vnf->pool = rte_pktmbuf_pool_create(name, n, VNF_POOL_CACHE, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
-					    (int)rte_socket_id());
+	vnf->pool = mbuf_pool(name, n, (uint16_t)pool_data_room(vnf));
 	if (!vnf->pool) {
-		vnf_err("Failed to create the mbuf pool of %u mbufs: %s (raise --mem-mb)", n,
-			rte_strerror(rte_errno));
+		vnf_err("Failed to create the mbuf pool of %u mbufs of %u bytes: %s (raise "
+			"--mem-mb)",
+			n, pool_data_room(vnf), rte_strerror(rte_errno));
 		return -rte_errno;
 	}
 	return 0;
@@ -108,6 +155,23 @@ static int queues_setup(uint16_t port_id, struct rte_mempool *pool, uint16_t rin
 	return rte_eth_tx_queue_setup(port_id, 0, nb_txd, socket, NULL);
 }
 
+/* af_packet's ring slots are 2 KB unless told, and it drops a frame
+ * longer than its slot: links above DPDK's default room get slots as
+ * large as the mbufs take (the PMD wants a slot's data, all but its
+ * 32-byte header, to fit an mbuf). The PMD walks the ring slot by slot,
+ * so a block must hold a whole number of them with nothing left over:
+ * slots of a multiple of 128 bytes, 32 to a block of whole pages. */
+static const char *af_packet_frames(const struct vnf *vnf, char *buf, size_t size)
+{
+	unsigned int room = pool_data_room(vnf), slot;
+
+	if (room <= RTE_MBUF_DEFAULT_BUF_SIZE)
+		return "";
+	slot = RTE_ALIGN_FLOOR(room - RTE_PKTMBUF_HEADROOM + 32, 128);
+	snprintf(buf, size, ",framesz=%u,blocksz=%u", slot, 32 * slot);
+	return buf;
+}
+
 /* Bring one side up with one PMD; on failure everything it did is undone,
  * so the caller can try another PMD. */
 static int port_try(struct vnf *vnf, enum vnf_side side, enum vnf_pmd pmd, const char **step)
@@ -118,7 +182,7 @@ static int port_try(struct vnf *vnf, enum vnf_side side, enum vnf_pmd pmd, const
 	const bool wakeup = vnf->cfg.wait != CALVIN_WAIT_BUSY;
 	const char *obj = vnf_handover_obj();
 	struct vnf_fdset before;
-	char devargs[PATH_MAX + 128];
+	char devargs[PATH_MAX + 128], frames[64];
 	int err;
 
 	p->wait_fd = -1;
@@ -140,7 +204,8 @@ static int port_try(struct vnf *vnf, enum vnf_side side, enum vnf_pmd pmd, const
 			 "%s,iface=%s,start_queue=0,queue_count=1,busy_budget=%u%s%s", p->devname,
 			 ifname, vnf->cfg.busy_budget, obj ? ",xdp_prog=" : "", obj ? obj : "");
 	else
-		snprintf(devargs, sizeof(devargs), "%s,iface=%s", p->devname, ifname);
+		snprintf(devargs, sizeof(devargs), "%s,iface=%s%s", p->devname, ifname,
+			 af_packet_frames(vnf, frames, sizeof(frames)));
 
 	*step = "list the open sockets";
 	err = wakeup ? vnf_sockets(pmd, &before) : 0;
@@ -259,6 +324,7 @@ int vnf_ports_open(struct vnf *vnf)
 	int err;
 
 	bpf_libs_quiet();
+	vnf_mtu_read(vnf);
 	err = pool_create(vnf);
 	if (err)
 		return err;

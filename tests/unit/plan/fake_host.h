@@ -158,6 +158,7 @@ static FAKE_UNUSED void fake_chain(struct calvin_chain_spec *s, unsigned int n,
 	s->nr_vnfs = n;
 	s->placement = pl;
 	s->allow_sharing = share;
+	s->mtu = CALVIN_MTU_DEFAULT;
 	for (i = 0; i < n; i++) {
 		snprintf(s->vnfs[i].name, sizeof(s->vnfs[i].name), "v%u", i);
 		s->vnfs[i].space = i >= 32 || (user_mask >> i) & 1 ? CALVIN_USER : CALVIN_KERNEL;

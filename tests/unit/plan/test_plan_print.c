@@ -64,7 +64,8 @@ static void test_text(void **unused)
 	host_8();
 	show(calvin_plan_print_text);
 	assert_has("chain mine: placement isolated, allow-sharing; 1 VNF degraded\n"
-		   "mode latency: kernel VNFs in XDP, endpoints checksum in software\n");
+		   "mode latency: kernel VNFs in XDP, endpoints checksum in software\n"
+		   "mtu 1500: the endpoints' links; 1600 between VNFs\n");
 	assert_has("  v0               user   cpu 2, owns it, isolated now, wait busy\n");
 	assert_has("  v1               kernel no core: the softirq of the CPU that delivers its "
 		   "packets (XDP)\n");
@@ -129,7 +130,7 @@ static void test_json(void **unused)
 	host_8();
 	show(calvin_plan_print_json);
 	assert_has("{\"chain\":\"mine\",\"placement\":\"isolated\",\"allow_sharing\":true,"
-		   "\"mode\":\"latency\",\"degraded\":1,\"vnfs\":[");
+		   "\"mode\":\"latency\",\"mtu\":1500,\"degraded\":1,\"vnfs\":[");
 	assert_has("{\"name\":\"v0\",\"space\":\"user\",\"cpu\":2,\"owns\":true,"
 		   "\"isolation\":\"now\",\"wait\":\"busy\",\"asked\":\"isolated\","
 		   "\"granted\":\"isolated\",\"degraded\":false,\"why\":\"\",\"host\":\"local\"}");

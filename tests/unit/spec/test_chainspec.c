@@ -48,7 +48,7 @@ static const struct bad_case bad_cases[] = {
     /* unknown keys, keys that are not words */
     {"unknown_key", HEAD VNFS "colour: red\n", "t.yaml:7:1: ",
      "unknown key 'colour' in the chain; valid keys: name, budget, placement, allow-sharing, "
-     "shared-core, backend, mode, vnfs, server, probe, realtime, libvirt"},
+     "shared-core, backend, mode, mtu, vnfs, server, probe, realtime, libvirt"},
     {"unknown_vnf_key", HEAD VNFS "    speed: 3\n",
      "t.yaml:7:5: ",
      "unknown key 'speed' in forward VNF 1; valid keys: name, kind, space, node, host, burst, pmd"},
@@ -100,6 +100,21 @@ static const struct bad_case bad_cases[] = {
     {"budget_negative", "name: c\nbudget: -1ms\n" VNFS, "t.yaml:2:9: ", "not a duration"},
     {"budget_zero", "name: c\nbudget: 0us\n" VNFS, "t.yaml:2:9: ", "budget must be above zero"},
     {"budget_overflow", "name: c\nbudget: 18446744074s\n" VNFS, "t.yaml:2:9: ", "not a duration"},
+    /* mtu: the ceiling of XDP on a veth, less what links between VNFs add */
+    {"mtu_high", HEAD "mtu: 3407\n" VNFS, "t.yaml:3:6: ",
+     "mtu 3407 is too large: every netns chain runs XDP programs on veths, which take frames "
+     "of at most 3506 bytes (4 KB pages), and links between VNFs carry 100 bytes more than the "
+     "endpoints'; use at most 3406"},
+    {"mtu_jumbo", HEAD "mtu: 9000\n" VNFS, "t.yaml:3:6: ", "use at most 3406"},
+    {"mtu_low", HEAD "mtu: 575\n" VNFS, "t.yaml:3:6: ",
+     "mtu 575 is out of range; use an integer from 576 to 65535"},
+    {"mtu_word", HEAD "mtu: jumbo\n" VNFS, "t.yaml:3:6: ", "mtu 'jumbo' is not an integer"},
+    {"mtu_libvirt", HEAD "backend: libvirt\nmtu: 3000\n" VNFS, "t.yaml:4:6: ",
+     "mtu applies to chains in namespaces on this host ('backend: netns', no hosts); VM links "
+     "and links between hosts keep their own; remove it"},
+    {"mtu_probe", HEAD "mtu: 600\n" VNFS "probe:\n  size: 1000\n", "t.yaml:3:6: ",
+     "mtu 600 leaves no room for the probe's 1000 bytes (and 28 of IP and UDP headers); use at "
+     "least 1028, or a smaller probe size"},
     /* integers */
     {"port_zero", HEAD VNFS "probe:\n  port: 0\n",
      "t.yaml:8:9: ", "port 0 is out of range; use an integer from 1 to 65535"},
@@ -112,7 +127,10 @@ static const struct bad_case bad_cases[] = {
     {"port_decimal", HEAD VNFS "probe:\n  port: 1.5\n", "t.yaml:8:9: ", "not an integer"},
     {"count_high", HEAD VNFS "probe:\n  count: 10000001\n", "t.yaml:8:10: ", "from 1 to 10000000"},
     {"rate_zero", HEAD VNFS "probe:\n  rate: 0\n", "t.yaml:8:9: ", "from 1 to 1000000"},
-    {"size_low", HEAD VNFS "probe:\n  size: 47\n", "t.yaml:8:9: ", "from 48 to 1472"},
+    {"size_low", HEAD VNFS "probe:\n  size: 47\n", "t.yaml:8:9: ", "from 48 to 3378"},
+    {"size_over_mtu", HEAD VNFS "probe:\n  size: 1473\n", "t.yaml:8:9: ",
+     "probe size 1473 does not fit the chain's mtu of 1500 with 28 bytes of IP and UDP headers; "
+     "use at most 1472, or raise the chain's mtu to at least 1501"},
     /* a size the chain's hop records do not fit: at the size, wherever the
      * VNFs are written */
     {"size_below_chain",
@@ -122,7 +140,7 @@ static const struct bad_case bad_cases[] = {
     {"size_before_vnfs",
      HEAD "probe: {size: 79}\nvnfs:\n" ITEM(1) ITEM(2), "t.yaml:3:15: ",
      "too small for the 4 hop records of 2 VNFs"},
-    {"size_high", HEAD VNFS "probe:\n  size: 1473\n", "t.yaml:8:9: ", "out of range"},
+    {"size_high", HEAD VNFS "probe:\n  size: 3379\n", "t.yaml:8:9: ", "out of range"},
     {"burst_zero", VNF_USER("    burst: 0\n"), "t.yaml:7:12: ", "from 1 to 512"},
     {"burst_high", VNF_USER("    burst: 513\n"), "t.yaml:7:12: ", "burst 513 is out of range"},
     /* names */
@@ -307,6 +325,27 @@ static void test_every_option(void **state)
 	/* the least that holds 16 records */
 	assert_int_equal(s.probe.size, 272);
 	assert_int_equal(s.probe.size_pos.line, 10);
+	assert_int_equal(s.mtu, CALVIN_MTU_DEFAULT);
+	assert_int_equal(s.mtu_pos.line, 0);
+}
+
+/* mtu: the endpoints' links, links between VNFs CALVIN_INNER_MTU_EXTRA more;
+ * the ceiling and the default itself are accepted on the netns backend */
+static void test_mtu(void **state)
+{
+	struct calvin_chain_spec s;
+
+	assert_int_equal(parse(HEAD "mtu: 3406\nmode: throughput\n" VNFS, &s), 0);
+	assert_int_equal(s.mtu, 3406);
+	assert_int_equal(calvin_inner_mtu(&s), 3506);
+	assert_int_equal(s.mtu_pos.line, 3);
+	assert_int_equal(s.mtu_pos.col, 6);
+	assert_int_equal(parse(HEAD "mtu: 576\n" VNFS, &s), 0);
+	assert_int_equal(calvin_inner_mtu(&s), 676);
+	assert_int_equal(parse(HEAD "mtu: 3000\n" VNFS "probe: {size: 2972}\n", &s), 0);
+	assert_int_equal(s.probe.size, 2972);
+	assert_int_equal(parse(HEAD "backend: libvirt\nmtu: 1500\n" VNFS, &s), 0);
+	assert_int_equal(s.mtu, 1500);
 }
 
 /* Without a size, the probe gets 256 bytes, or what the chain's hop
@@ -475,7 +514,7 @@ static size_t good_tests(struct CMUnitTest *t)
 	    cmocka_unit_test(test_load_errors),
 	    cmocka_unit_test(test_err_buffer),	   cmocka_unit_test(test_length_bound),
 	    cmocka_unit_test(test_truncations),	   cmocka_unit_test(test_parse_duration),
-	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_names),	   cmocka_unit_test(test_mtu),
 	};
 
 	memcpy(t, good, sizeof(good));

@@ -145,6 +145,7 @@ static void test_refused(void **state)
 		{ ACL "placement: shared\n", "placement (deployed: pinned, file: shared)" },
 		{ ACL "allow-sharing: true\n", "allow-sharing (deployed: false, file: true)" },
 		{ ACL "shared-core: yield\n", "shared-core (deployed: loop, file: yield)" },
+		{ ACL "mtu: 3000\n", "mtu (deployed: 1500, file: 3000)" },
 		{ ACL "backend: libvirt\n", "backend (deployed: netns, file: libvirt)" },
 		{ ACL "    burst: 32\n", "burst of VNF fwd-u (deployed: 1, file: 32)" },
 		{ ACL "    pmd: af_packet\n",

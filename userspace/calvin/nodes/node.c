@@ -72,12 +72,13 @@ int nsnode_create(struct deploy *d, unsigned int n)
 }
 
 /* a's east to b's west; created straight into the two namespaces, so
- * deleting either namespace deletes the pair: nothing to journal. Links
- * between two VNFs carry what encoders and encryptors add to a packet
- * (headers, tags), so they get room beyond the endpoints' 1500 bytes. */
+ * deleting either namespace deletes the pair: nothing to journal. The
+ * endpoints' links get the chain's mtu; links between two VNFs carry what
+ * encoders and encryptors add to a packet (headers, tags), so they get
+ * room beyond it (calvin_inner_mtu()). */
 int nsnode_link(struct deploy *d, unsigned int a, unsigned int b)
 {
-	unsigned int mtu = a > 0 && b + 1 < d->nr_nodes ? INNER_MTU : 1500;
+	unsigned int mtu = a > 0 && b + 1 < d->nr_nodes ? calvin_inner_mtu(d->spec) : d->spec->mtu;
 	char nsa[128], nsb[128];
 	int err;
 

@@ -136,6 +136,7 @@ struct json_object *calvin_plan_jobj(const struct calvin_chain_spec *spec,
 	jw_str(o, "placement", calvin_placement_name(p->policy));
 	jw_bool(o, "allow_sharing", spec->allow_sharing);
 	jw_str(o, "mode", calvin_chain_mode_name(spec->mode));
+	jw_u64(o, "mtu", spec->mtu);
 	jw_u64(o, "degraded", p->nr_degraded);
 	for (i = 0; i < spec->nr_vnfs; i++)
 		jw_push(vnfs, json_vnf(spec, p, i));

@@ -214,6 +214,9 @@ void calvin_plan_print_text(FILE *f, const struct calvin_chain_spec *spec,
 	fprintf(f, "\n");
 	fprintf(f, "mode %s: %s\n", calvin_chain_mode_name(spec->mode),
 		calvin_chain_mode_text(spec));
+	if (spec->backend == CALVIN_BACKEND_NETNS && !spec->nr_hosts)
+		fprintf(f, "mtu %u: the endpoints' links; %u between VNFs\n", spec->mtu,
+			calvin_inner_mtu(spec));
 	for (i = 0; i < spec->nr_vnfs; i++)
 		print_vnf_text(f, spec, p, i);
 	fprintf(f, "  %-16s %-6s no core: the softirq of the CPU that delivers its packets (XDP)\n",

@@ -176,6 +176,8 @@ static bool chain_same(const struct calvin_chain_spec *a, const struct calvin_ch
 	else if (a->mode != b->mode)
 		REFUSE(d, "mode (deployed: %s, file: %s)", calvin_chain_mode_name(a->mode),
 		       calvin_chain_mode_name(b->mode));
+	else if (a->mtu != b->mtu)
+		REFUSE(d, "mtu (deployed: %u, file: %u)", a->mtu, b->mtu);
 	else if (a->placement != b->placement)
 		REFUSE(d, "placement (deployed: %s, file: %s)", calvin_placement_name(a->placement),
 		       calvin_placement_name(b->placement));

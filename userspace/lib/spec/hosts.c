@@ -263,6 +263,11 @@ const struct calvin_host_spec *calvin_spec_host(const struct calvin_chain_spec *
 	return NULL;
 }
 
+unsigned int calvin_inner_mtu(const struct calvin_chain_spec *spec)
+{
+	return spec->mtu + CALVIN_INNER_MTU_EXTRA;
+}
+
 unsigned int calvin_link_mtu(const struct calvin_chain_spec *spec)
 {
 	return spec->ovn.underlay_mtu - CALVIN_GENEVE_OVERHEAD;

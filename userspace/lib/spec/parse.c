@@ -48,13 +48,13 @@ static const struct spec_key probe_keys[] = {
      .off = offsetof(struct calvin_probe_spec, mode),
      .words = calvin_probe_mode_words},
     /* at least the block of a one-VNF chain; the chain's own need is
-     * checked once its VNFs are known (check_probe_size()); 1472 fills a
-     * 1500 MTU */
+     * checked once its VNFs are known (check_probe_size()), and what its
+     * mtu holds by check_mtu(): 1472 fills the default 1500 */
     {.name = "size",
      .type = KEY_UINT,
      .off = offsetof(struct calvin_probe_spec, size),
      .min = CALVIN_TLM_LEN(2),
-     .max = 1472},
+     .max = CALVIN_MTU_MAX - 28},
     {NULL},
 };
 
@@ -178,6 +178,11 @@ static const struct spec_key chain_keys[] = {
 	  .type = KEY_WORD,
 	  .off = offsetof(struct calvin_chain_spec, mode),
 	  .words = calvin_chain_mode_words },
+	{ .name = "mtu",
+	  .type = KEY_UINT,
+	  .off = offsetof(struct calvin_chain_spec, mtu),
+	  .min = CALVIN_MTU_MIN,
+	  .max = 65535 }, /* check_mtu() says why it is lower */
 	{ .name = "vnfs",
 	  .type = KEY_VNFS,
 	  .off = 0,
@@ -280,6 +285,7 @@ static void spec_defaults(struct calvin_chain_spec *spec, const char *path)
 	calvin_spec_monitor_defaults(&spec->monitor);
 	calvin_spec_supervise_defaults(&spec->supervise);
 	spec->ovn.underlay_mtu = CALVIN_UNDERLAY_MTU_DEFAULT;
+	spec->mtu = CALVIN_MTU_DEFAULT;
 }
 
 /* Realtime options need user VNFs, and SCHED_FIFO needs them pinned: an
@@ -335,6 +341,45 @@ static int check_mode(struct spec_ctx *c, yaml_node_t *value)
 	return 0;
 }
 
+/* mtu: below the ceiling of XDP on a veth (see CALVIN_MTU_MAX), on the
+ * netns backend only (VM links and links between hosts have MTUs of their
+ * own), and with room for the probe. */
+static int check_mtu(struct spec_ctx *c, yaml_node_t *value)
+{
+	struct calvin_chain_spec *s = c->spec;
+
+	if (!value) {
+		if (s->probe.size + 28 <= s->mtu)
+			return 0;
+		return calvin_spec_err(c, mark_of(s->probe.size_pos),
+				       "probe size %u does not fit the chain's mtu of %u with 28 "
+				       "bytes of IP and UDP headers; use at most %u, or raise the "
+				       "chain's mtu to at least %u",
+				       s->probe.size, s->mtu, s->mtu - 28, s->probe.size + 28);
+	}
+	s->mtu_pos = pos_of(value);
+	if (s->mtu > CALVIN_MTU_MAX)
+		return calvin_spec_err(c, value->start_mark,
+				       "mtu %u is too large: every netns chain runs XDP programs on "
+				       "veths, which take frames of at most %u bytes (4 KB pages), "
+				       "and links between VNFs carry %u bytes more than the "
+				       "endpoints'; use at most %u",
+				       s->mtu, CALVIN_MTU_XDP_MAX, CALVIN_INNER_MTU_EXTRA,
+				       CALVIN_MTU_MAX);
+	if (s->mtu != CALVIN_MTU_DEFAULT &&
+	    (s->backend != CALVIN_BACKEND_NETNS || s->nr_hosts))
+		return calvin_spec_err(c, value->start_mark,
+				       "mtu applies to chains in namespaces on this host ('backend: "
+				       "netns', no hosts); VM links and links between hosts keep "
+				       "their own; remove it");
+	if (s->probe.size + 28 > s->mtu)
+		return calvin_spec_err(c, value->start_mark,
+				       "mtu %u leaves no room for the probe's %u bytes (and 28 of IP "
+				       "and UDP headers); use at least %u, or a smaller probe size",
+				       s->mtu, s->probe.size, s->probe.size + 28);
+	return 0;
+}
+
 static int walk_chain(struct spec_ctx *c)
 {
 	yaml_node_t *root = yaml_document_get_root_node(c->doc);
@@ -361,6 +406,8 @@ static int walk_chain(struct spec_ctx *c)
 	if (!err)
 		err = calvin_spec_check_hosts(c, seen.key[calvin_spec_key_index(chain_keys, "hosts")],
 					      seen.key[calvin_spec_key_index(chain_keys, "ovn")]);
+	if (!err)
+		err = check_mtu(c, seen.val[calvin_spec_key_index(chain_keys, "mtu")]);
 	return err ? err
 		   : check_realtime(c, seen.key[calvin_spec_key_index(chain_keys, "realtime")]);
 }

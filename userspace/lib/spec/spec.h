@@ -414,6 +414,21 @@ struct calvin_ovn_spec {
 	struct calvin_pos pos; /* of the section's key; line 0: not written */
 };
 
+/* Chain key mtu: the MTU of the probe's and the server's links (default
+ * 1500). Links between two VNFs carry what transforms add to a packet
+ * (NC 18 bytes, AEAD 32), so they get CALVIN_INNER_MTU_EXTRA more. The
+ * ceiling is an XDP program's on a veth, which every netns chain has (the
+ * hand-over program of a user VNF, the server's reflector, kernel VNFs in
+ * latency mode): a frame must fit one page with XDP's headroom and the
+ * skb's shared info, 3506 bytes on 4 KB pages (drivers/net/veth.c; `ip
+ * link set mtu 3507` is refused once a program is attached). DPDK's
+ * af_xdp umem chunks are pages too, and hold the same 3506. */
+#define CALVIN_MTU_DEFAULT 1500
+#define CALVIN_MTU_MIN 576
+#define CALVIN_INNER_MTU_EXTRA 100
+#define CALVIN_MTU_XDP_MAX 3506
+#define CALVIN_MTU_MAX (CALVIN_MTU_XDP_MAX - CALVIN_INNER_MTU_EXTRA)
+
 struct calvin_chain_spec {
 	char name[CALVIN_NAME_MAX + 1];
 	char path[4096]; /* the file it came from */
@@ -424,6 +439,10 @@ struct calvin_chain_spec {
 	enum calvin_backend backend; /* default netns */
 	enum calvin_chain_mode mode; /* default latency */
 	struct calvin_pos mode_pos;  /* of the mode value; line 0: not written */
+	/* the endpoints' links; links between two VNFs get
+	 * CALVIN_INNER_MTU_EXTRA more (calvin_inner_mtu()) */
+	unsigned int mtu;
+	struct calvin_pos mtu_pos; /* of the mtu value; line 0: not written */
 	unsigned int nr_vnfs;
 	struct calvin_vnf_spec vnfs[CALVIN_MAX_VNFS];
 	struct calvin_server_spec server;
@@ -646,6 +665,8 @@ bool calvin_spec_multihost(const struct calvin_chain_spec *spec);
 int calvin_ovn_remote_check(const char *remote, char *why, size_t len);
 /* The MTU of a link between hosts: the underlay's less Geneve's cost. */
 unsigned int calvin_link_mtu(const struct calvin_chain_spec *spec);
+/* The MTU of a link between two VNFs: spec->mtu + CALVIN_INNER_MTU_EXTRA. */
+unsigned int calvin_inner_mtu(const struct calvin_chain_spec *spec);
 /* What runs where, one line: "local: probe, fwd-k; b (chassis b,
  * qemu+tcp://10.99.0.12/system): fwd-u, server". */
 void calvin_spec_where(const struct calvin_chain_spec *spec, char *buf, size_t len);

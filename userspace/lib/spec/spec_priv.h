@@ -55,7 +55,8 @@ int calvin_parse_mib(const char *s, unsigned int *mib);
 /* Decimal or 0x hex, 0..UINT64_MAX; -ERANGE on overflow. */
 int calvin_parse_u64(const char *s, uint64_t *v);
 
-#define SPEC_MAX_KEYS 16
+/* keys of one mapping's table: calvin_spec_walk_mapping() refuses a longer one */
+#define SPEC_MAX_KEYS 24
 #define SPEC_LIST_MAX 256 /* valid keys or words, joined for an error line */
 #define SHOWN_MAX 40 /* user text quoted in an error line */
 

@@ -11,7 +11,7 @@ void calvin_spec_join_keys(const struct spec_key *keys, char *buf, size_t size)
 	const char *words[SPEC_MAX_KEYS + 1];
 	int i;
 
-	for (i = 0; keys[i].name; i++)
+	for (i = 0; keys[i].name && i < SPEC_MAX_KEYS; i++)
 		words[i] = keys[i].name;
 	words[i] = NULL;
 	calvin_spec_join_words(words, buf, size);
@@ -95,6 +95,11 @@ int calvin_spec_walk_mapping(struct spec_ctx *c, yaml_node_t *map, const char *w
 	int i, err;
 
 	memset(seen, 0, sizeof(*seen));
+	for (i = 0; keys[i].name; i++)
+		if (i >= SPEC_MAX_KEYS)
+			return calvin_spec_err(c, map->start_mark,
+					       "%s has more keys than SPEC_MAX_KEYS; report a bug",
+					       what);
 	for (pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
 		kn = yaml_document_get_node(c->doc, pair->key);
 		vn = yaml_document_get_node(c->doc, pair->value);
