@@ -25,8 +25,8 @@
  * gen     generation id, a 32-bit sequence number compared with wraparound.
  * index   source index (< k) or repair index (< r).
  * flags   none defined: must be 0.
- * len     bytes after the header: a source's payload length (<= 2048), or
- *         the coded symbol length L of a repair (2..2050, see below). The
+ * len     bytes after the header: a source's payload length (<= 3584), or
+ *         the coded symbol length L of a repair (2..3586, see below). The
  *         packet must be exactly 16 + len bytes.
  * seed    0 in a source packet. In a repair packet, the seed of its
  *         coefficient row (below).
@@ -68,8 +68,12 @@
 
 #define CALVIN_NC_MAX_K 64
 #define CALVIN_NC_MAX_R 64
-/* Longest application payload a source packet may carry. */
-#define CALVIN_NC_MAX_PAYLOAD 2048
+/* Longest application payload a source packet may carry: what the links
+ * between VNFs carry at the largest chain mtu (3506 bytes of IP packet,
+ * 3478 of UDP payload; see CALVIN_MTU_MAX in spec.h), rounded up. Symbols
+ * are coded at their generation's longest, so the ceiling costs memory
+ * (the encoder's k + r buffers, the decoder's window), not time. */
+#define CALVIN_NC_MAX_PAYLOAD 3584
 /* Coded symbol: 2-byte true length, then the payload padded. */
 #define CALVIN_NC_LEN_BYTES 2
 #define CALVIN_NC_MAX_SYMBOL (CALVIN_NC_LEN_BYTES + CALVIN_NC_MAX_PAYLOAD)

@@ -6,7 +6,10 @@
 # the server's stack) and one byte more is refused at the sender; probes
 # of the largest size that fits keep every hop record; `calvin probe -s`
 # above it is refused in one line; a live update that changes the mtu is
-# refused, the chain left as it was; down leaves nothing.
+# refused, the chain left as it was; down leaves nothing. Then
+# tactile-nc at the largest mtu, 3406: probes of the largest size (3378
+# bytes) are coded whole (none too big for the codec) and the decoder
+# recovers what the chain's impair VNF drops.
 . "$(dirname "$0")/lib.sh"
 require_root
 require_netns_xdp
@@ -41,4 +44,18 @@ $CALVIN probe -c 100 $C >"$TMP/report" || fail "probe after the refusal failed"
 
 $CALVIN down $C || fail "calvin down failed"
 assert_clean $C
+
+N=t-mtu-nc
+NSPEC=$(spec_copy chains/tactile-nc.yaml $N)
+sed -i 's/^budget: .*/&\nmtu: 3406/' "$NSPEC"
+trap 'cleanup_chain $C; cleanup_chain $N; rm -rf "$TMP"' EXIT
+$CALVIN up "$NSPEC" 2>"$TMP/up.err" || fail "calvin up of $N failed: $(cat "$TMP/up.err")"
+assert_link_mtus $N probe/east/3406 enc/east/3506 dec/west/3506 server/west/3406
+$CALVIN -j probe -c 300 -s 3378 $N >"$TMP/nc.json" || true
+lost=$(json_num lost <"$TMP/nc.json")
+[ -n "$lost" ] && [ "$lost" -le 6 ] || fail "$N at mtu 3406: $lost of 300 probes of 3378 bytes lost"
+[ "$(vnf_stat $N enc too_big)" = 0 ] || fail "enc: $(vnf_stat $N enc too_big) frames too big to code"
+[ "$(vnf_stat $N dec nc_recovered)" -gt 0 ] || fail "dec recovered nothing at mtu 3406"
+$CALVIN down $N || fail "calvin down $N failed"
+assert_clean $N
 echo ok

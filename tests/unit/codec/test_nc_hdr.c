@@ -70,7 +70,7 @@ static void test_hdr_rejects(void **state)
 	expect_reject(0, 1, ok - 1, -EMSGSIZE);
 	expect_reject(0, 1, CALVIN_NC_HDR_LEN - 1, -EMSGSIZE);
 	expect_reject(0, 1, 0, -EMSGSIZE);
-	expect_reject(10, 0x08, ok, -EBADMSG); /* len 2058 > max payload */
+	expect_reject(10, 0x0e, ok, -EBADMSG); /* len 3594 > max payload */
 }
 
 static void test_params_rejected(void **state)
