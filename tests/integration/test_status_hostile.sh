@@ -102,7 +102,7 @@ $CALVIN -j status $C >"$TMP/s.json" || fail "-j status of a hostile answer faile
 terminal_safe "$TMP/s.json" || fail "-j status let a byte a terminal acts on through"
 json_get <"$TMP/s.json" || fail "-j status of a hostile answer is not one JSON document"
 [ "$(json_get -k 0 <"$TMP/s.json" | sort | tr '\n' ' ')" = \
-	"chain events isolation mode placement placement_read_back supervisor vnfs " ] ||
+	"chain events isolation mode mtu placement placement_read_back supervisor vnfs " ] ||
 	fail "-j: the chain's members changed"
 [ "$(json_get -n 0.vnfs <"$TMP/s.json")" = 3 ] || fail "-j: not 3 VNFs"
 [ "$(json_get -k '0.vnfs.[name=fwd-u]' <"$TMP/s.json" | tr '\n' ' ')" = "name space telemetry " ] ||
