@@ -107,8 +107,11 @@ static const struct bad_case bad_cases[] = {
      "endpoints'; use at most 3406"},
     {"mtu_jumbo", HEAD "mtu: 9000\n" VNFS, "t.yaml:3:6: ", "use at most 3406"},
     {"mtu_low", HEAD "mtu: 575\n" VNFS, "t.yaml:3:6: ",
-     "mtu 575 is out of range; use an integer from 576 to 65535"},
-    {"mtu_word", HEAD "mtu: jumbo\n" VNFS, "t.yaml:3:6: ", "mtu 'jumbo' is not an integer"},
+     "mtu 575 is out of range; use an integer from 576 to 3406"},
+    {"mtu_word", HEAD "mtu: jumbo\n" VNFS, "t.yaml:3:6: ",
+     "mtu 'jumbo' is not an integer; use an integer from 576 to 3406"},
+    {"mtu_huge", HEAD "mtu: 99999999999999999999\n" VNFS, "t.yaml:3:6: ",
+     "mtu 99999999999999999999 is out of range; use an integer from 576 to 3406"},
     {"mtu_libvirt", HEAD "backend: libvirt\nmtu: 3000\n" VNFS, "t.yaml:4:6: ",
      "mtu applies to chains in namespaces on this host ('backend: netns', no hosts); VM links "
      "and links between hosts keep their own; remove it"},

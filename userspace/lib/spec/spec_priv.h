@@ -115,6 +115,7 @@ struct spec_key {
 	size_t off;		     /* of the field in the struct the mapping fills */
 	const char *const *words;    /* KEY_WORD */
 	unsigned int min, max;	     /* KEY_UINT; min also for KEY_U64, KEY_U32 */
+	unsigned int shown_max;	     /* KEY_UINT: the largest a message offers, if below max */
 	uint64_t max64;		     /* KEY_U64, KEY_U32 */
 	const char *hint;	     /* KEY_DURATION: what to give if it is zero */
 	const struct spec_key *keys; /* KEY_SECTION */

@@ -166,6 +166,7 @@ int calvin_spec_set_uint(struct spec_ctx *c, const struct spec_key *k, yaml_node
 	char buf[SHOWN_MAX + 4];
 	unsigned long long v = 0;
 	const char *s = "", *p;
+	unsigned int shown = k->shown_max ? k->shown_max : k->max;
 	int err;
 
 	err = calvin_spec_scalar(c, n, k->name, &s);
@@ -175,13 +176,13 @@ int calvin_spec_set_uint(struct spec_ctx *c, const struct spec_key *k, yaml_node
 	if (!*p || strspn(p, "0123456789") != strlen(p))
 		return calvin_spec_err(c, n->start_mark,
 				       "%s '%s' is not an integer; use an integer from %u to %u",
-				       k->name, calvin_spec_shown(s, buf), k->min, k->max);
+				       k->name, calvin_spec_shown(s, buf), k->min, shown);
 	for (; *p && v <= k->max; p++)
 		v = v * 10 + (unsigned int)(*p - '0');
 	if (*s == '-' || v < k->min || v > k->max)
 		return calvin_spec_err(c, n->start_mark,
 				       "%s %s is out of range; use an integer from %u to %u",
-				       k->name, calvin_spec_shown(s, buf), k->min, k->max);
+				       k->name, calvin_spec_shown(s, buf), k->min, shown);
 	*out = (unsigned int)v;
 	return 0;
 }
