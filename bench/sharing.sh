@@ -18,13 +18,16 @@
 # process polling both VNFs in one loop (loop: --wait loop, "shared loop" in
 # calvin plan, the default), against a process each taking turns and
 # yielding the core on an empty poll (yield: shared-core: yield, "shared"),
-# against waking up, for tactile-crypt and tactile-nc (issue 17), and
-# against how yielding VNFs left the core before (yield-socket: 32 us of
-# every 512, until a frame came); yield and loop leave it 24 us of every
-# 256 (a process spinning at SCHED_IDLE meanwhile) unless a frame ends the
-# leave while the VNF has left enough (--yield-leave early); writes
-# coloc-DATE.md. Every label but loop* runs with shared-core: yield (a
-# process per VNF, as the wrapper's arguments need). BENCH_SET=coloc-x, coloc-y, coloc-z and coloc-e are
+# against waking up, for tactile-crypt and tactile-nc (issue 17); yield
+# and loop leave the core 24 us of every 256 (a process spinning at
+# SCHED_IDLE meanwhile) unless a frame ends the leave while the VNF has
+# left enough (--yield-leave early). nc loop-late is tactile-nc's loop with
+# flush-early: false, its coders sending a lone probe's repairs at the
+# flush deadline (40 us) instead of right behind it, as before early
+# flush. Writes coloc-DATE.md. Every label but loop* runs with
+# shared-core: yield (a process per VNF, as the wrapper's arguments need);
+# a label ending in -late sets flush-early: false; BENCH_SET=coloc-f compares
+# only those. BENCH_SET=coloc-x, coloc-y, coloc-z and coloc-e are
 # the experiments behind that (how the VNFs leave the core, threaded NAPI
 # on the VNFs' veths, sched_rt_runtime_us -1 while a configuration whose
 # label ends in rtinf runs, yield-fair: at nice -20 under the fair
@@ -61,15 +64,25 @@ TITLE="user VNFs sharing a core"
 if [ "$SET" = coloc ]; then
 	CONFIGS=(
 		"crypt wakeup --wait wakeup"
-		"crypt yield-socket --wait yield --yield-leave socket --yield-window 512,32"
 		"crypt yield --wait yield"
 		"crypt loop"
 		"nc wakeup --wait wakeup"
 		"nc yield --wait yield"
 		"nc loop"
+		"nc loop-late"
 	)
 	REF=wakeup
 	TITLE="user VNFs co-located on a core: one loop, taking turns (yield), waking up"
+fi
+if [ "$SET" = coloc-f ]; then
+	CONFIGS=(
+		"nc loop"
+		"nc loop-late"
+		"nc yield --wait yield"
+		"nc yield-late --wait yield"
+	)
+	REF=loop-late
+	TITLE="tactile-nc co-located: early flush against the flush deadline"
 fi
 if [ "$SET" = coloc-x ]; then
 	CONFIGS=(
@@ -162,9 +175,16 @@ core_ticks() {
 one() { # CHAIN LABEL ARGS...
 	local chain=$1 label=$2 name=bs-$1 t0 t1 t2 s0 s1 c0 c1
 	shift 2
+	# a spec of its own: the copy is kept across rounds
+	case "$label" in *-late) name=bs-$chain-late ;; esac
 	bench_spec "chains/tactile-$chain.yaml" "$name"
 	# a process per VNF, whose command line the wrapper's arguments end
 	case "$label" in loop*) ;; *) sed -i 's/^shared-core: .*/shared-core: yield/' "$BENCH_SPEC" ;; esac
+	case "$label" in *-late)
+		grep -q '^ *flush-early:' "$BENCH_SPEC" ||
+			sed -i 's/^\( *\)flush: \([0-9a-z]*\)/\1flush: \2\n\1flush-early: false/' "$BENCH_SPEC"
+		;;
+	esac
 	if ! CALVIN_BENCH_VNF_ARGS="$*" "$TMP/lib/calvin" up "$BENCH_SPEC" \
 		>/dev/null 2>"$TMP/err"; then
 		bench_failed "$chain-$label" "calvin up failed: $(tail -n 1 "$TMP/err")"
@@ -255,9 +275,11 @@ ratio() { # A B; "-" when either is no number
 	done
 	echo
 	echo "tactile-nc loses 5% of the frames between its VNFs on purpose; a probe the decoder"
-	echo "recovers waits for the generation's repairs, at the latest for the encoder's flush"
-	echo "deadline (flush: $FLUSH in chains/tactile-nc.yaml), so about 5% of the probes wait up to"
-	echo "that long on top of their path, whatever the VNFs do."
+	echo "recovers waits for the generation's repairs. Paced at 1000/s no probe comes within the"
+	echo "flush (flush: $FLUSH in chains/tactile-nc.yaml) after another, so its coders, once they"
+	echo "have seen that (flush-early: true, the default), send each probe's repairs right behind"
+	echo "it; with flush-early: false (loop-late) the repairs wait for the flush deadline and about"
+	echo "5% of the probes wait that long on top of their path."
 	echo "The probes that took the full path (not recovered from repairs):"
 	echo
 	echo "| VNFs wait | RTT p50 us | p99 us | p99.9 us | probes |"
@@ -289,7 +311,9 @@ ratio() { # A B; "-" when either is no number
 		echo "at least 7/8 of its leaves on average)."
 		echo "yield: shared-core: yield (\"shared\"): a process each, both at SCHED_FIFO 1, handing"
 		echo "the core to each other on every empty poll, leaving it as the loop does."
-		echo "yield-socket: as yielding VNFs left it before, 32 us of every 512 until a frame came."
+		[ "$SET" = coloc ] ||
+			echo "yield-socket: as yielding VNFs left it before, 32 us of every 512 until a frame came."
+		echo "loop-late: loop with flush-early: false in both coders of tactile-nc."
 		echo "wakeup: what it chooses beside housekeeping."
 	else
 		echo "Two user VNFs on dedicated cores need 3 CPUs (one for housekeeping): with $(nproc) CPUs"

@@ -34,6 +34,7 @@ enum {
 	OPT_NC_K,
 	OPT_NC_R,
 	OPT_NC_FLUSH_NS,
+	OPT_NC_FLUSH_EARLY,
 	OPT_CIPHER,
 	OPT_KEYS_FD,
 	OPT_SPI,
@@ -70,6 +71,7 @@ static const struct option vnf_options[] = {
 	{ "nc-k", required_argument, NULL, OPT_NC_K },
 	{ "nc-r", required_argument, NULL, OPT_NC_R },
 	{ "nc-flush-ns", required_argument, NULL, OPT_NC_FLUSH_NS },
+	{ "nc-flush-early", required_argument, NULL, OPT_NC_FLUSH_EARLY },
 	{ "cipher", required_argument, NULL, OPT_CIPHER },
 	{ "keys-fd", required_argument, NULL, OPT_KEYS_FD },
 	{ "spi", required_argument, NULL, OPT_SPI },
@@ -98,7 +100,7 @@ void vnf_usage(FILE *out)
 		     " [--ring 512] [--busy-budget 0] [--netns PATH]"
 		     " [--next OPTIONS OF ANOTHER VNF ...]\n"
 		     "  nc-encode, nc-decode: [--nc-k 4] [--nc-r 1] [--nc-flush-ns 1000000]"
-		     " (0: never flush) [--direction both|fwd|rev]\n"
+		     " (0: never flush) [--nc-flush-early 1] [--direction both|fwd|rev]\n"
 		     "  encrypt, decrypt: --keys-fd FD (the traffic keys of its SAs, from calvin)"
 		     " [--cipher aes-256-gcm|chacha20-poly1305] [--spi 1] [--spi-rev SPI+1]"
 		     " [--direction both|fwd|rev] [--replay-window 1024]\n"
@@ -277,6 +279,10 @@ static int parse_xform(int opt, const char *arg, struct vnf_config *cfg)
 	case OPT_NC_FLUSH_NS:
 		err = parse_uint("nc-flush-ns", arg, 0, 10000000000UL, &v);
 		cfg->nc.flush_ns = v;
+		return err;
+	case OPT_NC_FLUSH_EARLY:
+		err = parse_uint("nc-flush-early", arg, 0, 1, &v);
+		cfg->nc.flush_early = v == 1;
 		return err;
 	case OPT_CIPHER:
 		return parse_cipher(arg, cfg);
@@ -484,6 +490,7 @@ int vnf_args_parse(int argc, char **argv, struct vnf_config *cfg)
 	cfg->nc.k = 4;
 	cfg->nc.r = 1;
 	cfg->nc.flush_ns = 1000000;
+	cfg->nc.flush_early = true;
 	cfg->crypt.cipher = CALVIN_CIPHER_AES_256_GCM;
 	cfg->crypt.spi = 1;
 	cfg->crypt.replay_window = 1024;

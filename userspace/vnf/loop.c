@@ -76,7 +76,7 @@ struct poller {
 	struct vnf_lcore_stats *st;
 	void (*process)(struct vnf *, struct vnf_lcore_stats *, enum vnf_side, struct rte_mbuf **,
 			uint16_t, uint64_t);
-	void (*poll)(struct vnf *, struct vnf_lcore_stats *);
+	void (*poll)(struct vnf *, struct vnf_lcore_stats *, unsigned int);
 	uint16_t port_id[VNF_SIDES];
 	unsigned int nb_sides;
 	uint16_t burst;
@@ -104,7 +104,7 @@ static inline unsigned int turn(const struct poller *p)
 		got += n;
 	}
 	if (p->poll)
-		p->poll(p->vnf, p->st);
+		p->poll(p->vnf, p->st, got);
 	return got;
 }
 

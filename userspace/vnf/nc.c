@@ -74,6 +74,10 @@
 struct nc_enc {
 	struct nc_encoder *enc;
 	enum vnf_side out; /* where its sources and repairs leave */
+	/* the repairs of a generation its lone source closed (early flush),
+	 * left for a quiet moment: idle counts the empty turns since */
+	bool pending;
+	unsigned int idle;
 	/* headers of the last source, for the repairs that follow it */
 	struct vnf_app tmpl_at;
 	uint8_t tmpl[VNF_TMPL_MAX];
@@ -149,7 +153,8 @@ static void nc_free(struct nc_state *s)
 static int nc_setup(struct vnf *vnf, enum calvin_vnf_kind kind)
 {
 	const struct calvin_nc_spec *spec = &vnf->cfg.nc;
-	struct nc_params p = {.k = spec->k, .r = spec->r, .flush_ns = spec->flush_ns};
+	struct nc_params p = {
+	    .k = spec->k, .r = spec->r, .flush_ns = spec->flush_ns, .flush_early = spec->flush_early};
 	enum calvin_pair_role role;
 	struct nc_state *s;
 	enum vnf_side in;
@@ -207,6 +212,7 @@ static void repairs_queue(struct vnf *vnf, struct vnf_lcore_stats *st, struct nc
 
 	if (vnf->cfg.burst == 1)
 		vnf_out_flush(vnf, st, o);
+	e->pending = false;
 	while (nc_encoder_next_repair(e->enc, &bytes, &len) == 1) {
 		m = vnf_frame_build(vnf->pool, e->tmpl, &e->tmpl_at, bytes, (uint16_t)len);
 		if (unlikely(!m)) {
@@ -257,8 +263,12 @@ static void source_add(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, 
 	unsigned int mtu = out_mtu > extra ? out_mtu - extra : 0;
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *), *sym = e->sym;
 	uint16_t sym_len = symbol_build(sym, d, a, d + a->off, a->len);
+	const struct calvin_nc_hdr *h;
 	int ready;
 
+	/* repairs still waiting go first: the codec reuses their room */
+	if (e->pending)
+		repairs_queue(vnf, st, e, o);
 	if (unlikely(!sym_len || vnf_app_grow(m, a, CALVIN_NC_HDR_LEN, 0, mtu))) {
 		st->xf.too_big++;
 		rte_pktmbuf_free(m);
@@ -271,13 +281,30 @@ static void source_add(struct vnf *vnf, struct vnf_lcore_stats *st, void *priv, 
 	e->tmpl_at = *a;
 	st->xf.nc_source++;
 	vnf_out_add(vnf, st, o, m, a->probe, a->l4_off);
-	if (ready > 0)
-		repairs_queue(vnf, st, e, o);
+	if (ready <= 0)
+		return;
+	/* A generation its lone source closed before k (early flush, so no
+	 * other source is expected before the flush): its repairs wait for two
+	 * empty turns of this VNF, off the probe's way through the core it
+	 * shares (a co-located neighbour has then had its turn), at worst
+	 * until the next source. A full generation's leave now. */
+	h = (const struct calvin_nc_hdr *)(d + a->off);
+	if (h->index + 1u < h->k && vnf->cfg.burst == 1) {
+		e->pending = true;
+		e->idle = 0;
+		return;
+	}
+	repairs_queue(vnf, st, e, o);
 }
 
-/* A partial generation whose deadline passed is closed here; the clock is
- * read only while one is open. */
-static void nc_poll(struct vnf *vnf, struct vnf_lcore_stats *st)
+/* Turns without a frame after which a closed generation's waiting repairs
+ * leave (source_add()). */
+#define NC_PENDING_IDLE 2
+
+/* Waiting repairs leave on a quiet turn; a partial generation whose
+ * deadline passed is closed here. The clock is read only while one is
+ * open. */
+static void nc_poll(struct vnf *vnf, struct vnf_lcore_stats *st, unsigned int got)
 {
 	struct nc_enc *e = ((struct nc_state *)vnf->transform_priv)->enc;
 	uint64_t deadline, now;
@@ -285,6 +312,14 @@ static void nc_poll(struct vnf *vnf, struct vnf_lcore_stats *st)
 
 	if (!e)
 		return;
+	if (e->pending) {
+		e->idle = got ? 0 : e->idle + 1;
+		if (e->idle >= NC_PENDING_IDLE) {
+			vnf_out_init(&o, e->out, vnf_other_side(e->out), 0);
+			repairs_queue(vnf, st, e, &o);
+			vnf_out_flush(vnf, st, &o);
+		}
+	}
 	deadline = nc_encoder_deadline(e->enc);
 	if (deadline == UINT64_MAX)
 		return;
@@ -298,11 +333,14 @@ static void nc_poll(struct vnf *vnf, struct vnf_lcore_stats *st)
 	}
 }
 
-/* When nc_poll() must run next: the wakeup loop sleeps no longer. */
+/* When nc_poll() must run next: the wakeup loop sleeps no longer (not at
+ * all while repairs wait). */
 static uint64_t nc_deadline(const struct vnf *vnf)
 {
 	const struct nc_enc *e = ((const struct nc_state *)vnf->transform_priv)->enc;
 
+	if (e && e->pending)
+		return 0;
 	return e ? nc_encoder_deadline(e->enc) : UINT64_MAX;
 }
 
@@ -435,7 +473,7 @@ static void nc_process(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_sid
 const struct vnf_transform vnf_nc_encode = {
     .name = "nc-encode",
     .help = "RLNC west -> east (sources and repairs), decoding east -> west;"
-	    " --nc-k, --nc-r, --nc-flush-ns, --direction",
+	    " --nc-k, --nc-r, --nc-flush-ns, --nc-flush-early, --direction",
     .needs_east = true,
     .setup = nc_encode_setup,
     .teardown = nc_teardown,
@@ -448,7 +486,7 @@ const struct vnf_transform vnf_nc_encode = {
 const struct vnf_transform vnf_nc_decode = {
     .name = "nc-decode",
     .help = "RLNC decoding west -> east (lost sources recovered), encoding east -> west;"
-	    " --nc-k, --nc-r, --nc-flush-ns, --direction",
+	    " --nc-k, --nc-r, --nc-flush-ns, --nc-flush-early, --direction",
     .needs_east = true,
     .setup = nc_decode_setup,
     .teardown = nc_teardown,

@@ -240,9 +240,11 @@ struct vnf_app {
  * those of the PMD. setup() and teardown() run before and after the loop,
  * for transforms that keep state (keys, coding windows); setup() prints
  * its own one-line error. poll(), if set, runs on every turn of the loop,
- * received or not, for work due at a deadline (flushing a generation);
- * deadline() says when that is (CLOCK_MONOTONIC ns, UINT64_MAX: nothing
- * due), so a VNF that sleeps between frames wakes up for it. */
+ * received or not (got: the frames this turn received), for work due at a
+ * deadline (flushing a generation) or left for a quiet moment (the repairs
+ * of a generation a lone source closed); deadline() says when that is
+ * (CLOCK_MONOTONIC ns, UINT64_MAX: nothing due), so a VNF that sleeps
+ * between frames wakes up for it. */
 struct vnf_transform {
 	const char *name;
 	const char *help;
@@ -251,7 +253,7 @@ struct vnf_transform {
 	void (*teardown)(struct vnf *vnf);
 	void (*process)(struct vnf *vnf, struct vnf_lcore_stats *st, enum vnf_side in,
 			struct rte_mbuf **pkts, uint16_t n, uint64_t t_in);
-	void (*poll)(struct vnf *vnf, struct vnf_lcore_stats *st);
+	void (*poll)(struct vnf *vnf, struct vnf_lcore_stats *st, unsigned int got);
 	uint64_t (*deadline)(const struct vnf *vnf);
 	unsigned int counters; /* VNF_CNT_* */
 };

@@ -445,6 +445,70 @@ static void test_flush_partial(void **state)
 	nc_decoder_free(dec);
 }
 
+/* Add one 20-byte source at now_ns; returns what nc_encoder_add() did. */
+static int add_at(struct nc_encoder *enc, uint64_t now_ns)
+{
+	uint8_t payload[20], hdr[CALVIN_NC_HDR_LEN];
+
+	memset(payload, 0x5a, sizeof(payload));
+	return nc_encoder_add(enc, payload, sizeof(payload), now_ns, hdr);
+}
+
+/* Early flush: sources farther apart than the flush close their own
+ * generation once the encoder has seen enough such gaps; a faster flow or
+ * bursts (one timestamp) fill generations again; off, nothing changes. */
+static void test_flush_early(void **state)
+{
+	struct nc_params p = {.k = 4, .r = 2, .flush_ns = 40000, .flush_early = true};
+	struct nc_params off = p;
+	struct nc_encoder *enc, *plain;
+	uint64_t t = 1000000;
+	unsigned int i, closed = 0, first_closed = 0;
+	int ret;
+
+	off.flush_early = false;
+	assert_int_equal(nc_encoder_new(&p, &enc), 0);
+	assert_int_equal(nc_encoder_new(&off, &plain), 0);
+	/* paced at 1 ms: the first sources wait for the flush, as without;
+	 * within a few gaps every source closes its generation at once */
+	for (i = 0; i < 20; i++, t += 1000000) {
+		nc_encoder_poll(enc, t);
+		nc_encoder_poll(plain, t);
+		ret = add_at(enc, t);
+		assert_true(ret == 0 || ret == 2);
+		if (ret == 2 && !closed++)
+			first_closed = i;
+		if (i >= first_closed && closed)
+			assert_int_equal(ret, 2);
+		assert_int_equal(add_at(plain, t), 0);
+		assert_int_equal(nc_encoder_deadline(plain), t + 40000);
+	}
+	assert_true(closed >= 10);
+	assert_true(first_closed >= 3);
+	assert_int_equal(nc_encoder_deadline(enc), UINT64_MAX);
+	/* a burst of four in one receive (one timestamp) still fills a
+	 * generation of four once the flow has been dense for a while */
+	for (i = 0; i < 40; i++, t += 5000)
+		nc_encoder_poll(enc, t), add_at(enc, t);
+	nc_encoder_flush(enc, t);
+	assert_int_equal(add_at(enc, t), 0);
+	assert_int_equal(add_at(enc, t), 0);
+	assert_int_equal(add_at(enc, t), 0);
+	assert_int_equal(add_at(enc, t), 2);
+	/* and a dense flow waits for k, not for the flush */
+	assert_int_equal(add_at(enc, t + 5000), 0);
+	assert_int_equal(nc_encoder_deadline(enc), t + 5000 + 40000);
+	nc_encoder_free(enc);
+	nc_encoder_free(plain);
+
+	/* flush 0 (never) keeps generations whole, early or not */
+	p.flush_ns = 0;
+	assert_int_equal(nc_encoder_new(&p, &enc), 0);
+	for (i = 0, t = 1; i < 20; i++, t += 1000000)
+		assert_int_equal(add_at(enc, t), (i % 4) == 3 ? 2 : 0);
+	nc_encoder_free(enc);
+}
+
 static void test_generation_wraparound(void **state)
 {
 	struct nc_params p = {.k = 4, .r = 1, .first_gen = 0xfffffffdU, .window = 4};
@@ -487,6 +551,7 @@ int main(void)
 	    cmocka_unit_test(test_duplicates_and_stale),
 	    cmocka_unit_test(test_reordered),
 	    cmocka_unit_test(test_flush_partial),
+	    cmocka_unit_test(test_flush_early),
 	    cmocka_unit_test(test_generation_wraparound),
 	};
 

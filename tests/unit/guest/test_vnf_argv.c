@@ -140,6 +140,7 @@ static void test_nc(void **state)
 	assert_string_equal(value_of("--nc-k"), "8");
 	assert_string_equal(value_of("--nc-r"), "2");
 	assert_string_equal(value_of("--nc-flush-ns"), "2000000");
+	assert_string_equal(value_of("--nc-flush-early"), "1");
 	assert_string_equal(value_of("--direction"), "both");
 }
 

@@ -162,6 +162,8 @@ static const struct bad_case bad_cases[] = {
      "integer from 1 to 64"},
     {"nc_r_high", ONE("nc-encode", "r: 65"), "t.yaml:4:35: ", "from 0 to 64"},
     {"nc_flush_unit", ONE("nc-decode", "flush: 1"), "t.yaml:4:39: ", "flush '1' has no unit"},
+    {"nc_flush_early_word", ONE("nc-encode", "flush-early: soon"), "t.yaml:4:45: ",
+     "flush-early 'soon' is not a bool; use true or false"},
     {"nc_flush_zero", ONE("nc-decode", "flush: 0ms"),
      "t.yaml:4:39: ", "flush must be above zero; give the flush timeout"},
     {"replay_low", ONE("decrypt", "key-file: k, replay-window: 16"),

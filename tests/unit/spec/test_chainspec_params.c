@@ -200,7 +200,7 @@ static void test_nc(void **state)
 	static const char yaml[] =
 	    HEAD "  - {name: enc, kind: nc-encode, k: 64, r: 0}\n"
 		 "  - {name: dec, kind: nc-decode, space: user, k: 64, r: 0, flush: 500us,\n"
-		 "     burst: 32, pmd: af_packet}\n"
+		 "     burst: 32, pmd: af_packet, flush-early: false}\n"
 		 "  - {name: e2, kind: nc-encode, direction: rev}\n"
 		 "  - {name: d2, kind: nc-decode, direction: rev}\n";
 
@@ -210,11 +210,13 @@ static void test_nc(void **state)
 	assert_int_equal(s.vnfs[0].burst, 1);
 	assert_int_equal(s.vnfs[0].pmd, CALVIN_PMD_AF_XDP);
 	assert_int_equal(s.vnfs[0].nc.flush_ns, 1000000);
+	assert_true(s.vnfs[0].nc.flush_early);
 	assert_int_equal(s.vnfs[0].nc.direction, CALVIN_DIRS_BOTH);
 	assert_int_equal(s.vnfs[1].kind, CALVIN_VNF_NC_DECODE);
 	assert_int_equal(s.vnfs[1].nc.k, 64);
 	assert_int_equal(s.vnfs[1].nc.r, 0);
 	assert_int_equal(s.vnfs[1].nc.flush_ns, 500000);
+	assert_false(s.vnfs[1].nc.flush_early);
 	assert_int_equal(s.vnfs[1].burst, 32);
 	assert_int_equal(s.vnfs[1].pmd, CALVIN_PMD_AF_PACKET);
 	assert_int_equal(s.vnfs[2].nc.k, 4);

@@ -10,6 +10,7 @@
 #ifndef CALVIN_LIB_CODEC_H
 #define CALVIN_LIB_CODEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -58,6 +59,8 @@ struct nc_params {
 	unsigned int r;	     /* repair packets per generation, 0..CALVIN_NC_MAX_R */
 	uint64_t flush_ns;   /* encoder: flush a partial generation this long after
 			      * its first packet; 0: never */
+	bool flush_early;    /* encoder: close a partial generation at once when
+			      * no source is expected before its flush (below) */
 	uint32_t first_gen;  /* encoder: id of the first generation */
 	unsigned int window; /* decoder: generations kept, a power of two 2..64;
 			      * 0: NC_DEFAULT_WINDOW */
@@ -77,7 +80,17 @@ void nc_encoder_free(struct nc_encoder *enc);
 
 /* Take one source payload (len <= CALVIN_NC_MAX_PAYLOAD), write its header
  * in hdr (CALVIN_NC_HDR_LEN bytes). Returns the number of repair packets now
- * ready (r when this packet closed the generation, else 0), or -EMSGSIZE. */
+ * ready (r when this packet closed the generation, else 0), or -EMSGSIZE.
+ *
+ * Early flush (p->flush_early, with flush_ns > 0): the encoder keeps an
+ * average of how often the gap between two sources was shorter than
+ * flush_ns. While that is under half the time, the next source is not
+ * expected before the flush, so waiting for it would only delay the
+ * repairs (the generation would leave as partial anyway, with the same
+ * repairs): the source then closes its generation itself, and a lost one
+ * is recovered one frame later instead of flush_ns later. Sources of one
+ * receive burst share a timestamp and count as close together, so bursts
+ * still fill their generations. */
 int nc_encoder_add(struct nc_encoder *enc, const void *payload, size_t len, uint64_t now_ns,
 		   void *hdr);
 

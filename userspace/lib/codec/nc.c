@@ -8,6 +8,13 @@
 
 #include "codec/codec.h"
 
+/* Early flush: the share of short gaps is an exponential average in
+ * fixed point (NC_SHORT_ONE is all of them) over about NC_SHORT_WEIGHT
+ * gaps; below half, sources close their generations. It starts at all, so
+ * a new encoder waits as without early flush until it has seen the flow. */
+#define NC_SHORT_ONE 1024u
+#define NC_SHORT_SHIFT 3 /* weight of a new gap: 1/8 */
+
 /* Room for a coded symbol, rounded to a cache line so symbols do not share lines. */
 #define NC_SYM_STRIDE ((CALVIN_NC_MAX_SYMBOL + 63) & ~63u)
 #define NC_REP_STRIDE ((CALVIN_NC_HDR_LEN + CALVIN_NC_MAX_SYMBOL + 63) & ~63u)
@@ -19,6 +26,9 @@ struct nc_encoder {
 	unsigned int n;			  /* sources in it so far */
 	unsigned int max_len;		  /* longest payload in it */
 	uint64_t first_ns;		  /* when its first source came */
+	bool flush_early;
+	uint64_t last_ns;	 /* when the last source came (0: none yet) */
+	unsigned int short_avg;	 /* share of gaps under flush_ns, of NC_SHORT_ONE */
 	unsigned int rep_ready, rep_next; /* repairs of the last closed generation */
 	size_t rep_len;
 	uint8_t *src;  /* k symbols of NC_SYM_STRIDE */
@@ -129,6 +139,8 @@ int nc_encoder_new(const struct nc_params *p, struct nc_encoder **out)
 	enc->k = p->k;
 	enc->r = p->r;
 	enc->flush_ns = p->flush_ns;
+	enc->flush_early = p->flush_early && p->flush_ns;
+	enc->short_avg = NC_SHORT_ONE;
 	enc->gen = p->first_gen;
 	enc->src = aligned_alloc(64, (size_t)p->k * NC_SYM_STRIDE);
 	if (!enc->src)
@@ -207,6 +219,20 @@ static int encoder_close(struct nc_encoder *enc)
 	return (int)enc->rep_ready;
 }
 
+/* Fold the gap since the last source into the share of short gaps. A
+ * clock that went back (timestamps of another thread) counts as short. */
+static void gap_learn(struct nc_encoder *enc, uint64_t now_ns)
+{
+	unsigned int sample;
+
+	if (enc->last_ns) {
+		sample = now_ns - enc->last_ns < enc->flush_ns || now_ns < enc->last_ns ? NC_SHORT_ONE : 0;
+		enc->short_avg = enc->short_avg - (enc->short_avg >> NC_SHORT_SHIFT) +
+				 (sample >> NC_SHORT_SHIFT);
+	}
+	enc->last_ns = now_ns ? now_ns : 1;
+}
+
 int nc_encoder_add(struct nc_encoder *enc, const void *payload, size_t len, uint64_t now_ns,
 		   void *hdr)
 {
@@ -215,6 +241,8 @@ int nc_encoder_add(struct nc_encoder *enc, const void *payload, size_t len, uint
 
 	if (len > CALVIN_NC_MAX_PAYLOAD)
 		return -EMSGSIZE;
+	if (enc->flush_early)
+		gap_learn(enc, now_ns);
 	if (enc->n == 0)
 		enc->first_ns = now_ns;
 	s = enc->in[enc->n];
@@ -227,7 +255,7 @@ int nc_encoder_add(struct nc_encoder *enc, const void *payload, size_t len, uint
 	h.index = (uint8_t)enc->n;
 	h.len = (uint16_t)len;
 	nc_hdr_encode(&h, hdr);
-	if (++enc->n < enc->k)
+	if (++enc->n < enc->k && !(enc->flush_early && enc->short_avg < NC_SHORT_ONE / 2))
 		return 0;
 	return encoder_close(enc);
 }

@@ -73,6 +73,7 @@ static void transform_args(struct builder *b, const struct calvin_vnf_spec *v,
 		argf(b, "--nc-k", "%u", v->nc.k);
 		argf(b, "--nc-r", "%u", v->nc.r);
 		argf(b, "--nc-flush-ns", "%llu", (unsigned long long)v->nc.flush_ns);
+		argf(b, "--nc-flush-early", "%u", v->nc.flush_early ? 1u : 0u);
 		argf(b, "--direction", "%s", calvin_direction_name(v->nc.direction));
 		break;
 	case CALVIN_VNF_ENCRYPT:

@@ -105,7 +105,7 @@ static bool impair_equal(const struct calvin_impair_spec *a, const struct calvin
 static bool nc_equal(const struct calvin_nc_spec *a, const struct calvin_nc_spec *b)
 {
 	return a->k == b->k && a->r == b->r && a->flush_ns == b->flush_ns &&
-	       a->direction == b->direction;
+	       a->flush_early == b->flush_early && a->direction == b->direction;
 }
 
 static bool crypt_equal(const struct calvin_crypt_spec *a, const struct calvin_crypt_spec *b,

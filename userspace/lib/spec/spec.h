@@ -211,10 +211,13 @@ struct calvin_impair_spec {
  * before it with the same k, r and direction.
  * YAML: k: N (1..64, default 4); r: N (0..64, default 1); flush: DURATION
  * (default 1ms; the encoder's, and the decoder's for what it codes back);
+ * flush-early: BOOL (default true: a source closes its partial generation
+ * when the flow's gaps say no other comes before the flush, codec.h);
  * direction: both|fwd|rev (default both) */
 struct calvin_nc_spec {
 	unsigned int k, r;
 	uint64_t flush_ns;
+	bool flush_early;
 	enum calvin_direction direction;
 };
 

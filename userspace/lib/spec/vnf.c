@@ -120,7 +120,7 @@ static const struct spec_key impair_keys[] = {
     [IMP_END] = {NULL},
 };
 
-enum { NC_K = VNF_USER_END, NC_R, NC_FLUSH, NC_DIRECTION, NC_END };
+enum { NC_K = VNF_USER_END, NC_R, NC_FLUSH, NC_FLUSH_EARLY, NC_DIRECTION, NC_END };
 static const struct spec_key nc_keys[] = {
     COMMON_KEYS,
     USER_KEYS,
@@ -130,6 +130,7 @@ static const struct spec_key nc_keys[] = {
 		  .type = KEY_DURATION,
 		  .off = V(nc.flush_ns),
 		  .hint = "the flush timeout of a partial generation, e.g. 1ms"},
+    [NC_FLUSH_EARLY] = {.name = "flush-early", .type = KEY_BOOL, .off = V(nc.flush_early)},
     [NC_DIRECTION] = {.name = "direction",
 		      .type = KEY_WORD,
 		      .off = V(nc.direction),
@@ -269,6 +270,7 @@ static void nc_defaults(struct calvin_vnf_spec *vnf)
 	vnf->nc.k = 4;
 	vnf->nc.r = 1;
 	vnf->nc.flush_ns = 1000000;
+	vnf->nc.flush_early = true;
 	vnf->nc.direction = CALVIN_DIRS_BOTH;
 }
 
