@@ -277,9 +277,9 @@ ratio() { # A B; "-" when either is no number
 	echo "tactile-nc loses 5% of the frames between its VNFs on purpose; a probe the decoder"
 	echo "recovers waits for the generation's repairs. Paced at 1000/s no probe comes within the"
 	echo "flush (flush: $FLUSH in chains/tactile-nc.yaml) after another, so its coders, once they"
-	echo "have seen that (flush-early: true, the default), send each probe's repairs right behind"
-	echo "it; with flush-early: false (loop-late) the repairs wait for the flush deadline and about"
-	echo "5% of the probes wait that long on top of their path."
+	echo "have seen that (flush-early: true, the default), send each probe's repairs on their next"
+	echo "quiet turn; with flush-early: false (loop-late) the repairs wait for the flush deadline"
+	echo "and about 10% of the probes (5% lost each way) wait that long on top of their path."
 	echo "The probes that took the full path (not recovered from repairs):"
 	echo
 	echo "| VNFs wait | RTT p50 us | p99 us | p99.9 us | probes |"
