@@ -23,8 +23,8 @@
 # SCHED_IDLE meanwhile) unless a frame ends the leave while the VNF has
 # left enough (--yield-leave early). nc loop-late is tactile-nc's loop with
 # flush-early: false, its coders sending a lone probe's repairs at the
-# flush deadline (40 us) instead of right behind it, as before early
-# flush. Writes coloc-DATE.md. Every label but loop* runs with
+# flush deadline (40 us) instead of on their next quiet turn, as before
+# early flush. Writes coloc-DATE.md. Every label but loop* runs with
 # shared-core: yield (a process per VNF, as the wrapper's arguments need);
 # a label ending in -late sets flush-early: false; BENCH_SET=coloc-f compares
 # only those. BENCH_SET=coloc-x, coloc-y, coloc-z and coloc-e are
