@@ -189,6 +189,16 @@ static uint64_t next_leave(uint64_t now, uint64_t period)
  * next_leave()). The spinning process keeps the vCPU awake meanwhile, so
  * a frame wakes its VNF at once. until: the end of the piece; a VNF late
  * for it (a long turn) owes only what is left of it. */
+/* Tried and left out (2026-12-04): polling through the leave at SCHED_IDLE
+ * instead of sleeping, with a guard thread restoring SCHED_FIFO after it.
+ * A frame in a leave then woke nothing: a wake-up from the other CPU cost
+ * 27 us here (an IPI between vCPUs of this PVM guest) and a 21 us sleep
+ * lasted 44. In quiet rounds tactile-crypt's p99 RTT fell to 0.55-0.85x.
+ * But a normal task still running when a leave ended kept the VNF, back
+ * at SCHED_FIFO, off its core for a scheduler tick (4 ms) or more, as the
+ * kernel's deadline server for normal tasks (above real-time ones) went on
+ * running it; that happened 2-3 times in every 5 s round even on this
+ * quiet core, and beside a CPU-bound task p99 RTT rose to 450 us. */
 static void leave_early(struct vnf_wait *w, uint64_t now, uint64_t until, uint64_t away,
 			int64_t *credit)
 {
