@@ -45,10 +45,20 @@ chain_gone() { # WHEN
 
 # 200 probes of chain $C through `calvin probe`, as JSON ($TMP/probe.json)
 # and as text ($TMP/probe.txt, printed): every one back with RECORDS hop
-# records, no link n/a.
+# records, no link n/a. A text run during which CLOCK_REALTIME (the
+# kernel's packet timestamps) stepped against CLOCK_MONOTONIC says so and
+# leaves the end links n/a, as it must; nothing here steps that clock
+# (the host of this guest did, by 10 ms, once in a make test), so such a
+# run is repeated, at most twice.
 chain_probed() { # RECORDS
+	local try
 	$CALVIN -j probe -c 200 -r 100 $C >"$TMP/probe.json" || fail "calvin -j probe failed"
-	$CALVIN probe -c 200 -r 100 $C >"$TMP/probe.txt" || fail "calvin probe failed"
+	for try in 1 2 3; do
+		$CALVIN probe -c 200 -r 100 $C >"$TMP/probe.txt" || fail "calvin probe failed"
+		grep -q "n/a (clock step during the run)" "$TMP/probe.txt" || break
+		echo "the realtime clock stepped during probe run $try:" \
+			"$(grep -o 'it moved by [^:]*: clock step' "$TMP/probe.txt")"
+	done
 	cat "$TMP/probe.txt"
 	[ "$(json_num received <"$TMP/probe.json")" = 200 ] ||
 		fail "not every probe came back: $(json_num received <"$TMP/probe.json") of 200"
