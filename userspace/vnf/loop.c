@@ -195,10 +195,12 @@ static uint64_t next_leave(uint64_t now, uint64_t period)
  * 27 us here (an IPI between vCPUs of this PVM guest) and a 21 us sleep
  * lasted 44. In quiet rounds tactile-crypt's p99 RTT fell to 0.55-0.85x.
  * But a normal task still running when a leave ended kept the VNF, back
- * at SCHED_FIFO, off its core for a scheduler tick (4 ms) or more, as the
- * kernel's deadline server for normal tasks (above real-time ones) went on
- * running it; that happened 2-3 times in every 5 s round even on this
- * quiet core, and beside a CPU-bound task p99 RTT rose to 450 us. */
+ * at SCHED_FIFO, off its core for a scheduler tick (4 ms) or more: most
+ * likely the kernel's deadline server for normal tasks went on running it
+ * (only a deadline entity outranks a real-time task, and the real-time
+ * runqueue was not throttled meanwhile); that happened 2-3 times in every 5 s round even on this
+ * quiet core, and beside a CPU-bound task p99 RTT was 185 and 450 us in
+ * two rounds against 170 and 278 sleeping. */
 static void leave_early(struct vnf_wait *w, uint64_t now, uint64_t until, uint64_t away,
 			int64_t *credit)
 {
