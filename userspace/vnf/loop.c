@@ -181,14 +181,6 @@ static uint64_t next_leave(uint64_t now, uint64_t period)
 	return (now / period + 1) * period;
 }
 
-/* --yield-leave early: a leave a frame may end, but only once this VNF has
- * left the core 7/8 of each piece on average (calvin_leave_pause()): then
- * each of two VNFs on a core takes back at most 1/8 of the piece (3 us of
- * 24), and the normal tasks keep at least 3/4 of it (7% of the core by
- * default, above the kernel's 5%: below it they take 50 ms at once, see
- * next_leave()). The spinning process keeps the vCPU awake meanwhile, so
- * a frame wakes its VNF at once. until: the end of the piece; a VNF late
- * for it (a long turn) owes only what is left of it. */
 /* Tried and left out (2026-12-04): polling through the leave at SCHED_IDLE
  * instead of sleeping, with a guard thread restoring SCHED_FIFO after it.
  * A frame in a leave then woke nothing: a wake-up from the other CPU cost
@@ -198,9 +190,18 @@ static uint64_t next_leave(uint64_t now, uint64_t period)
  * at SCHED_FIFO, off its core for a scheduler tick (4 ms) or more: most
  * likely the kernel's deadline server for normal tasks went on running it
  * (only a deadline entity outranks a real-time task, and the real-time
- * runqueue was not throttled meanwhile); that happened 2-3 times in every 5 s round even on this
- * quiet core, and beside a CPU-bound task p99 RTT was 185 and 450 us in
- * two rounds against 170 and 278 sleeping. */
+ * runqueue was not throttled meanwhile). That happened 2-3 times in every
+ * 5 s round even on this quiet core, and beside a CPU-bound task p99 RTT
+ * was 185 and 450 us in two rounds against 170 and 278 sleeping. */
+
+/* --yield-leave early: a leave a frame may end, but only once this VNF has
+ * left the core 7/8 of each piece on average (calvin_leave_pause()): then
+ * each of two VNFs on a core takes back at most 1/8 of the piece (3 us of
+ * 24), and the normal tasks keep at least 3/4 of it (7% of the core by
+ * default, above the kernel's 5%: below it they take 50 ms at once, see
+ * next_leave()). The spinning process keeps the vCPU awake meanwhile, so
+ * a frame wakes its VNF at once. until: the end of the piece; a VNF late
+ * for it (a long turn) owes only what is left of it. */
 static void leave_early(struct vnf_wait *w, uint64_t now, uint64_t until, uint64_t away,
 			int64_t *credit)
 {
@@ -286,9 +287,9 @@ static void loop_shared(const struct poller *p, unsigned int n, struct vnf_wait 
  * SCHED_IDLE yields only to tasks of its own task group, though, and with
  * autogroups (Debian's default) each session is a group of its own that
  * weighs as a nice 0 task whatever its tasks' policies: the spinner, in
- * calvin's session, took the leaves from a CPU-bound shell on its core
- * (measured: 122 ms of 2.09 s against the shell's 15, 0.7% of the core,
- * below the 5% the kernel keeps for normal tasks). So it starts a session
+ * calvin's session, took half of the leaves from a CPU-bound shell on its
+ * core (measured over 2.09 s: the spinner 125 ms, the shell 112, 5.3% of
+ * the core; 234 ms, 11.2%, with this). So it starts a session
  * of its own and sets that group's nice to 19 (weight 15 against 1024):
  * best effort, as a kernel without autogroups needs neither. */
 static void spin_group_lowest(void)
@@ -300,9 +301,7 @@ static void spin_group_lowest(void)
 	fd = open("/proc/self/autogroup", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (write(fd, "19", 2) < 0) {
-		/* nothing to do: the spinner still spins */
-	}
+	(void)!write(fd, "19", 2); /* failing, the spinner still spins */
 	close(fd);
 }
 

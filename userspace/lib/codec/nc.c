@@ -9,9 +9,10 @@
 #include "codec/codec.h"
 
 /* Early flush: the share of short gaps is an exponential average in
- * fixed point (NC_SHORT_ONE is all of them) over about
- * 1 << NC_SHORT_SHIFT gaps; below half, sources close their generations. It starts at all, so
- * a new encoder waits as without early flush until it has seen the flow. */
+ * fixed point (NC_SHORT_ONE is all of them) over about 1 << NC_SHORT_SHIFT
+ * gaps; below half, sources close their generations. It starts at all,
+ * so a new encoder waits as without early flush until it has seen the
+ * flow. */
 #define NC_SHORT_ONE 1024u
 #define NC_SHORT_SHIFT 3 /* weight of a new gap: 1/8 */
 
