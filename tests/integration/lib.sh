@@ -243,6 +243,31 @@ wait_until() { # WHAT CMD...
 	done
 }
 
+# A TCP port on 127.0.0.1 free now, for a server a test starts later. It
+# is taken below the ephemeral range (ip_local_port_range): a port from
+# that range may become the local port of any client connection in the
+# meantime (the test's own curls), and a client's TIME_WAIT on it stops a
+# server's bind for a minute even with SO_REUSEADDR.
+free_listen_port() {
+	python3 - <<'PY'
+import random, socket
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+for _ in range(200):
+    port = random.randrange(10000, low) if low > 10000 else random.randrange(1024, low)
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    finally:
+        s.close()
+    print(port)
+    break
+else:
+    raise SystemExit("no free port below the ephemeral range")
+PY
+}
+
 # Until a probe of CHAIN started in the background (PID: `calvin probe`,
 # `calvin run`) has its socket open in the probe node, and a little
 # longer: it is sending. Fails if PID ended first (its stderr in

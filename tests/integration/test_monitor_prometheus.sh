@@ -23,10 +23,6 @@ stop() { # PID
 }
 trap 'stop "$MON"; stop "$PROM"; cleanup_chain $C; rm -rf "$TMP"' EXIT
 
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 # unsupervised: the monitor here is run by hand, and the supervisor's
 # health it exports is read from a supervisor.json the test writes
 # (test_monitor_supervised.sh reads a real supervisor's)
@@ -34,8 +30,11 @@ $CALVIN up --no-supervise "$SPEC" >"$TMP/up" 2>&1 || fail "up: $(cat "$TMP/up")"
 
 # Prometheus first, ready and scraping, so it sees the endpoint from the
 # monitor's first window on
-MPORT=$(free_port)
-PPORT=$(free_port)
+MPORT=$(free_listen_port) || fail "no free port for the monitor"
+PPORT=$MPORT
+while [ "$PPORT" = "$MPORT" ]; do
+	PPORT=$(free_listen_port) || fail "no free port for Prometheus"
+done
 mkdir -p "$TMP/prom"
 cat >"$TMP/prom/prometheus.yml" <<EOF
 global:
@@ -56,9 +55,14 @@ WAIT_DEADLINE=60 wait_until "Prometheus is ready" curl -sf "http://127.0.0.1:$PP
 $CALVIN -j monitor $C --rate 200 --window 4 --listen 127.0.0.1:$MPORT >"$TMP/windows" 2>"$TMP/err" &
 MON=$!
 # this monitor's (a supervisor may run one of its own)
-mine() { jq -e --argjson p $MON --argjson port $MPORT '.pid == $p and .port == $port' \
-	"$RUN/$C.d/monitor.json"; }
+# (or it ended: said below with its words)
+mine() {
+	! kill -0 $MON 2>/dev/null ||
+		jq -e --argjson p $MON --argjson port $MPORT '.pid == $p and .port == $port' \
+			"$RUN/$C.d/monitor.json"
+}
 wait_until "the monitor listens" mine
+kill -0 $MON 2>/dev/null || fail "the monitor ended: $(cat "$TMP/err")"
 METRICS=http://127.0.0.1:$MPORT/metrics
 curl -sf "$METRICS" >"$TMP/metrics" || fail "GET /metrics failed"
 curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$MPORT/other" | grep -q 404 ||

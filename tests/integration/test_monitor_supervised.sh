@@ -14,7 +14,7 @@ C=t-monsup
 RUN=${CALVIN_RUN_DIR:-/run/calvin}
 SPEC=$(spec_copy chains/tactile-fwd.yaml $C)
 trap 'cleanup_chain $C; rm -rf "$TMP"' EXIT
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=$(free_listen_port) || fail "no free port for the monitor"
 printf 'monitor:\n  rate: 20\n  window: 1s\n  listen: 127.0.0.1:%s\n' "$PORT" >>"$SPEC"
 # the same chain without its monitor section: `up --monitor` asks for one
 sed '/^monitor:/,$d' "$SPEC" >"$TMP/plain.yaml"
