@@ -147,6 +147,26 @@ rc=$?
 MON=
 [ $rc = 0 ] || fail "the monitor exited $rc on SIGTERM: $(cat "$TMP/err")"
 [ ! -e "$RUN/$C.d/monitor.json" ] || fail "monitor.json left behind"
+# a port a client connection has just used (its TIME_WAIT holds it for a
+# minute): refused in one line that says to take one below the range
+TW=$(python3 - <<'EOF'
+import socket
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0))
+srv.listen(1)
+cli = socket.create_connection(srv.getsockname())
+port = cli.getsockname()[1]
+acc, _ = srv.accept()
+cli.close()  # the client closes first: TIME_WAIT is on its port
+acc.recv(1)
+acc.close()
+print(port)
+EOF
+) || fail "no TIME_WAIT port"
+$CALVIN monitor $C --listen 127.0.0.1:$TW >/dev/null 2>"$TMP/err" && fail "a monitor listened on port $TW a TIME_WAIT holds"
+[ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "cannot listen for Prometheus on port $TW: Address already in use.*below net.ipv4.ip_local_port_range" "$TMP/err" ||
+	fail "a port held by a TIME_WAIT is not said so in one line: $(cat "$TMP/err")"
+[ ! -e "$RUN/$C.d/monitor.json" ] || fail "a refused monitor left monitor.json"
 # up --monitor on the running chain: unchanged, the wish recorded, and a
 # supervisor attached (up without --no-supervise) to run the monitor
 $CALVIN up --monitor "$SPEC" >"$TMP/up" 2>&1 || fail "up --monitor: $(cat "$TMP/up")"

@@ -55,6 +55,15 @@ vnf_bad "given twice" $A --wait loop --next ${B/--name fb/--name fa} --wait loop
 vnf_bad "--next is the last argument" $A --wait loop --next
 vnf_bad "--netns 'netns/x': expected an absolute path" $A --netns netns/x
 vnf_bad "--wait loop needs --lcore CPU" ${A/--lcore 0/--lcore any} --wait loop
+# the sharing options the README names (calvin-vnf's own, for benchmarks)
+vnf_bad "--yield-window '0,0': expected PERIOD 16..100000 us" $A --wait loop --yield-window 0,0
+vnf_bad "--yield-window '256,300': expected PERIOD" $A --wait loop --yield-window 256,300
+vnf_bad "--yield-window '256,24x'" $A --wait loop --yield-window 256,24x
+vnf_bad "--yield-window 'abc': expected PERIOD,LEAVE in us" $A --wait loop --yield-window abc
+vnf_bad "--yield-sched 'rr': expected fifo or normal" $A --wait yield --yield-sched rr
+vnf_bad "--yield-leave 'sleep'" $A --wait loop --yield-leave sleep
+vnf_bad "--clock '256': expected a number in 0..255" $A --clock 256
+vnf_bad "--clock '-1'" $A --clock -1
 
 # 2. the chain, unsupervised; its two VNFs on one core
 $CALVIN up --no-supervise "$SPEC" >"$TMP/up" 2>&1 || fail "up: $(cat "$TMP/up")"

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -103,6 +105,22 @@ static int listen_socket(const struct calvin_listen *a, uint16_t *port)
 	return fd;
 }
 
+/* Whether PORT is in the kernel's range for the local ports of outgoing
+ * connections: any client's connection may hold it then, and its
+ * TIME_WAIT (a minute) refuses a listener even with SO_REUSEADDR. */
+static bool ephemeral_port(unsigned int port)
+{
+	unsigned int lo, hi;
+	FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "re");
+	bool in;
+
+	if (!f)
+		return false;
+	in = fscanf(f, "%u %u", &lo, &hi) == 2 && port >= lo && port <= hi;
+	fclose(f);
+	return in;
+}
+
 int mon_http_start(struct mon_metrics *m, const struct calvin_listen *addr, uint16_t *port,
 		   struct MHD_Daemon **d)
 {
@@ -110,8 +128,12 @@ int mon_http_start(struct mon_metrics *m, const struct calvin_listen *addr, uint
 
 	if (fd < 0) {
 		calvin_err("cannot listen for Prometheus on port %u: %s; choose another "
-			   "'listen:' (or --listen)",
-			   addr->port, strerror(-fd));
+			   "'listen:' (or --listen)%s",
+			   addr->port, strerror(-fd),
+			   fd == -EADDRINUSE && ephemeral_port(addr->port)
+				   ? ", below net.ipv4.ip_local_port_range: a port in it may be "
+				     "held by any outgoing connection"
+				   : "");
 		return fd;
 	}
 	*d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
