@@ -192,7 +192,17 @@ static uint64_t next_leave(uint64_t now, uint64_t period)
  * (only a deadline entity outranks a real-time task, and the real-time
  * runqueue was not throttled meanwhile). That happened 2-3 times in every
  * 5 s round even on this quiet core, and beside a CPU-bound task p99 RTT
- * was 185 and 450 us in two rounds against 170 and 278 sleeping. */
+ * was 185 and 450 us in two rounds against 170 and 278 sleeping.
+ * Not tried, and why: SCHED_DEADLINE for the poller (runtime 232 us of
+ * every 256) would not poll through the leave either, as a throttled
+ * deadline task does not run at all, and the kernel enforces its runtime
+ * at the scheduler tick unless the HRTICK_DL feature is on (off by default
+ * in kernel/sched/features.h; /sys/kernel/debug/sched/features is not even
+ * readable here, EPERM): a poller that never sleeps would overrun to the
+ * tick and then wait as long. Ending each period itself (sched_yield())
+ * is a timer wake-up at the next period, as the sleeping leave is. And a
+ * deadline task may not be pinned to less than its root domain without a
+ * cpuset partition (calvin isolate makes one; the default placement not). */
 
 /* --yield-leave early: a leave a frame may end, but only once this VNF has
  * left the core 7/8 of each piece on average (calvin_leave_pause()): then
